@@ -507,7 +507,7 @@ export const changeRequestOperations = operations({
     responses: { 200: { description: 'A page of change requests.', schema: ChangeRequestList, example: listExample([changeRequestExample]) } },
     errors: [404],
     access: access.organization('guest'),
-    statements: 3,
+    statements: 1,
   },
   updateChangeRequestContent: {
     method: 'post',

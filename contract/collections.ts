@@ -162,7 +162,7 @@ export const collectionOperations = operations({
     },
     errors: [404],
     access: access.organization('guest'),
-    statements: 3,
+    statements: 1,
   },
   createCollection: {
     method: 'post',

@@ -260,7 +260,7 @@ export const conversationOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 4,
+    statements: 1,
   },
   listConversations: {
     method: 'get',

@@ -229,7 +229,7 @@ export const memberOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 4,
+    statements: 1,
   },
   listTeamsForOrganizationMember: {
     method: 'get',

@@ -278,6 +278,6 @@ export const organizationOperations = operations({
       },
     },
     access: access.caller(),
-    statements: 2,
+    statements: 1,
   },
 });

@@ -663,7 +663,7 @@ export const siteOperations = operations({
     },
     errors: [404],
     access: access.organization('read'),
-    statements: 7,
+    statements: 1,
   },
   publishSite: {
     method: 'post',

@@ -150,7 +150,7 @@ export const spaceOperations = operations({
     responses: { 200: { description: 'A page of spaces.', schema: SpaceList, example: listExample([spaceExample]) } },
     errors: [404],
     access: access.organization('guest'),
-    statements: 3,
+    statements: 1,
   },
   getSpaceById: {
     method: 'get',

@@ -97,7 +97,7 @@ export interface paths {
         };
         /**
          * Get an invite link
-         * @description Returns an invite link to whoever has its id (the person about to join with it, who need not be a member). An unknown, revoked or expired invite is not found (404). Open to any authenticated caller. Budget: at most 3 SQL statements per request.
+         * @description Returns an invite link to whoever has its id (the person about to join with it, who need not be a member). An unknown, revoked or expired invite is not found (404). Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["getOrganizationInviteLink"];
         put?: never;
@@ -145,7 +145,7 @@ export interface paths {
         };
         /**
          * List the organizations that allow an email domain
-         * @description Lists the organizations that let people with an email address of this domain join. Open to any authenticated caller. Budget: at most 2 SQL statements per request.
+         * @description Lists the organizations that let people with an email address of this domain join. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["getOrganizationsForEmailDomain"];
         put?: never;
@@ -277,7 +277,7 @@ export interface paths {
         };
         /**
          * List the spaces of a member
-         * @description Lists the spaces of the organization a member has access to, each with the role the member has on it, in the direction `order` (default `desc`). An unknown organization or member is not found (404). Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
+         * @description Lists the spaces of the organization a member has access to, each with the role the member has on it, in the direction `order` (default `desc`). An unknown organization or member is not found (404). Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listSpacesForOrganizationMember"];
         put?: never;
@@ -505,7 +505,7 @@ export interface paths {
         };
         /**
          * List the collections of an organization
-         * @description Lists the collections of an organization; with `nested=false`, only the top-level ones. Requires membership of the organization (guests included). Budget: at most 3 SQL statements per request.
+         * @description Lists the collections of an organization; with `nested=false`, only the top-level ones. Requires membership of the organization (guests included). Budget: at most 1 SQL statement per request.
          */
         get: operations["listCollectionsInOrganizationById"];
         put?: never;
@@ -529,7 +529,7 @@ export interface paths {
         };
         /**
          * List the spaces of an organization
-         * @description Lists all spaces of an organization that are not deleted, in creation order. Requires membership of the organization (guests included). Budget: at most 3 SQL statements per request.
+         * @description Lists all spaces of an organization that are not deleted, in creation order. Requires membership of the organization (guests included). Budget: at most 1 SQL statement per request.
          */
         get: operations["listSpacesInOrganizationById"];
         put?: never;
@@ -1453,7 +1453,7 @@ export interface paths {
         };
         /**
          * List the change requests of an organization
-         * @description Lists the change requests of all the spaces of an organization the caller can access, with any of the given statuses (default open), most recently updated first. Takes the filters of the space list, plus `site` and `space`. Requires membership of the organization (guests included). Budget: at most 3 SQL statements per request.
+         * @description Lists the change requests of all the spaces of an organization the caller can access, with any of the given statuses (default open), most recently updated first. Takes the filters of the space list, plus `site` and `space`. Requires membership of the organization (guests included). Budget: at most 1 SQL statement per request.
          */
         get: operations["listChangeRequestsForOrganization"];
         put?: never;
@@ -1801,7 +1801,7 @@ export interface paths {
         };
         /**
          * Get the published profile of a site
-         * @description Returns what a published site renders: the site, its structure (a site without sections: its site spaces in order; with sections: the site spaces at its root, then its sections in navigation order, groups flattened, each section naming its group, with their site spaces), the customizations (defaults filled in; each site space's with its overrides) and the integration scripts. A share-link site needs its `shareKey` (the segment after `~s/` in its published URL): without it the request is refused (400), with a wrong one the site is not found (404). An unknown or unpublished site is not found (404). Site spaces whose space is deleted are left out. `scripts` lists the browser scripts of the integrations installed on the site. Requires the `read` role in the organization. Budget: at most 7 SQL statements per request.
+         * @description Returns what a published site renders: the site, its structure (a site without sections: its site spaces in order; with sections: the site spaces at its root, then its sections in navigation order, groups flattened, each section naming its group, with their site spaces), the customizations (defaults filled in; each site space's with its overrides) and the integration scripts. A share-link site needs its `shareKey` (the segment after `~s/` in its published URL): without it the request is refused (400), with a wrong one the site is not found (404). An unknown or unpublished site is not found (404). Site spaces whose space is deleted are left out. `scripts` lists the browser scripts of the integrations installed on the site. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["getPublishedContentSite"];
         put?: never;
@@ -3009,7 +3009,7 @@ export interface paths {
         };
         /**
          * List the issues clusters of an organization
-         * @description Lists the clusters of similar issues found in the conversations of the organization, sorted by `orderBy` in the `order` direction (by default the most recently updated first). The tasks of a cluster are the change requests created with `conversationsIssuesCluster` set to it. `status` keeps only the clusters addressed (`resolved`: at least one task is merged and none is a draft or open; an archived change request is a task given up) or those still to address (`open`: every other, those without tasks included); without it, all clusters are listed. Requires the `read` role in the organization. Budget: at most 4 SQL statements per request.
+         * @description Lists the clusters of similar issues found in the conversations of the organization, sorted by `orderBy` in the `order` direction (by default the most recently updated first). The tasks of a cluster are the change requests created with `conversationsIssuesCluster` set to it. `status` keeps only the clusters addressed (`resolved`: at least one task is merged and none is a draft or open; an archived change request is a task given up) or those still to address (`open`: every other, those without tasks included); without it, all clusters are listed. Requires the `read` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listConversationsIssuesClusters"];
         put?: never;
@@ -3517,7 +3517,7 @@ export interface paths {
         };
         /**
          * List the invite links of an organization
-         * @description The invite links of the organization that have not expired, oldest first. Each says the organization role it gives (`role`): an invite to a space or collection gives none (null: a guest, for whoever is not a member) besides its `level` there. Requires the `admin` role in the organization. Budget: at most 5 SQL statements per request.
+         * @description The invite links of the organization that have not expired, oldest first. Each says the organization role it gives (`role`): an invite to a space or collection gives none (null: a guest, for whoever is not a member) besides its `level` there. Requires the `admin` role in the organization. Budget: at most 1 SQL statement per request.
          */
         get: operations["listOrganizationInviteLinks"];
         put?: never;

@@ -1,30 +1,36 @@
 // What each operation reads in the statement of its grant (server/auth/attached-read.ts), so that the
 // read is one round trip: the content reads attach the revision they show; the other reads of one thing, and
 // the first pages of lists, attach the selects their handler would run (server/db/attached-select.ts).
+import type { SQL } from 'drizzle-orm';
 import type { OperationId } from '../generated/router.js';
 import { agentInstructionsSelect } from './agent-instructions/agent-instructions.store.js';
 import type { AttachedReadOf } from './auth/attached-read.js';
+import { grantedOrganizationRole } from './auth/granted-organization-role.js';
 import type { Role } from './auth/roles.js';
 import { changeRequestContentAttached, changeRequestRowAttached } from './change-requests/change-request-content.js';
-import { spaceListAttached } from './change-requests/change-requests.list.js';
+import { organizationListAttached, spaceListAttached } from './change-requests/change-requests.list.js';
 import { changeRequestViewSelect } from './change-requests/change-requests.store.js';
 import { requestedReviewersAttached, reviewAttached, reviewsAttached } from './change-requests/reviews.store.js';
-import { collectionSpacesPageSelects } from './collections/collections.store.js';
+import { collectionSpacesPageSelects, collectionsPageSelects } from './collections/collections.store.js';
 import { commentAttached, commentsAttached, repliesAttached, replyAttached } from './comments/comments.store.js';
 import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
 import type { Ctx } from './context.js';
-import { conversationSelect, conversationsPageSelects, issueSelect, issuesPageSelects } from './conversations/conversations.store.js';
+import { clustersPageSelects, conversationSelect, conversationsPageSelects, issueSelect, issuesPageSelects } from './conversations/conversations.store.js';
 import { attachAll, attachListPage, attachSelect, type ListPageSelects } from './db/attached-select.js';
+import type { PageRequest } from './db/paginate.js';
 import { redirectLookupAttached } from './headless/redirect-lookup.js';
-import { memberTeamsPageSelects } from './members/member-lists.js';
+import { invitesAttached } from './invites/invite-links.store.js';
+import { memberSpacesPageSelects, memberTeamsPageSelects } from './members/member-lists.js';
 import { memberSelect, membersPageSelects } from './members/members.store.js';
 import { specSelect, specsPageSelects, versionSelect, versionsPageSelects } from './openapi/specs.store.js';
 import { aggregatePageSelects, siteTargetSelect, teamGrantsPageSelects, userGrantsPageSelects } from './permissions/grants.store.js';
+import { publishedSiteAttached } from './sites/published.js';
 import { siteWithSignerSelect } from './sites/publishing-auth.js';
 import { siteWithSiteSpaceSelect } from './sites/site-space-customization.js';
 import { siteRedirectsAttached } from './sites/site-redirects.store.js';
 import { sitesPageSelects, siteWithFactsSelect } from './sites/sites.store.js';
 import { siteSelect, siteStructureAttached } from './sites/structure.js';
+import { spacesPageSelects } from './spaces/spaces.store.js';
 import { providerSelects, providersPageSelects } from './sso/saml.store.js';
 import { teamMembersPageSelects } from './teams/team-members.store.js';
 import { teamSelect, teamsPageSelects } from './teams/teams.store.js';
@@ -36,6 +42,20 @@ import { translationSelect, translationsPageSelects } from './translations/trans
  */
 function attachPage<Query>(name: string, selects: (ctx: Ctx, organizationId: string, query: Query) => ListPageSelects): AttachedReadOf {
   return (params, ctx, query) => attachListPage(name, selects(ctx, params.organizationId, query as Query));
+}
+
+/**
+ * As attachPage, for a list that shows the caller's role on each row: their organization role is read in
+ * SQL (granted-organization-role.ts); nothing is attached for a caller the organization grant does not give one.
+ */
+function attachPageWithRole<Query>(
+  name: string,
+  selects: (ctx: Ctx, organizationId: string, orgRole: string | SQL, query: Query) => ListPageSelects,
+): AttachedReadOf {
+  return (params, ctx, query) => {
+    const orgRole = grantedOrganizationRole(ctx, params.organizationId);
+    return orgRole === undefined ? undefined : attachListPage(name, selects(ctx, params.organizationId, orgRole, query as Query));
+  };
 }
 
 /** The site of a site permission list's path, as siteTarget reads it. */
@@ -93,6 +113,7 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getSiteRedirectBySource: redirectLookupAttached,
   getSitePublishingAuthById: (params, ctx) => attachSelect('site_with_signer', siteWithSignerSelect(ctx, params.organizationId, params.siteId)),
   listSiteAdaptiveTemplateConditions: (params, ctx) => attachSelect('site', siteSelect(ctx, params.organizationId, params.siteId)),
+  getPublishedContentSite: publishedSiteAttached,
   // The site permission lists: the site (a 404 when it is not the organization's) and the first page.
   listUserPermissionsInSite: (params, ctx, query) =>
     attachAll('site_user_grants', siteTargetRead(ctx, params), attachListPage('user_grants', userGrantsPageSelects(ctx, siteListed(params), query))),
@@ -115,12 +136,31 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
     const { memberRole, ...page } = memberTeamsPageSelects(ctx, params.organizationId, params.userId, query);
     return attachAll('member_teams', attachSelect('member_role', memberRole), attachListPage('member_teams', page));
   },
+  listSpacesForOrganizationMember: (params, ctx, query) => {
+    const callerRole = grantedOrganizationRole(ctx, params.organizationId);
+    if (callerRole === undefined) return undefined;
+    const { memberRole, ...page } = memberSpacesPageSelects(ctx, params.organizationId, callerRole, params.userId, query as Parameters<typeof memberSpacesPageSelects>[4]);
+    return attachAll('member_spaces', attachSelect('member_role', memberRole), attachListPage('member_spaces', page));
+  },
+  listChangeRequestsForOrganization: (params, ctx, query) =>
+    organizationListAttached(ctx, params.organizationId, query as Parameters<typeof organizationListAttached>[2]),
+  listOrganizationInviteLinks: invitesAttached,
   listTranslations: attachPage('translations', translationsPageSelects),
   listConversations: attachPage('conversations', conversationsPageSelects),
   // The page of issues and their conversations.
   listConversationsIssues: (params, ctx, query) => {
     const { page, conversations } = issuesPageSelects(ctx, params.organizationId, query);
     return attachAll('issues', attachListPage('issues', page), attachSelect('issue_conversations', conversations));
+  },
+  // The page of clusters and their figures.
+  listConversationsIssuesClusters: (params, ctx, query) => {
+    const { page, figures } = clustersPageSelects(ctx, params.organizationId, query as Parameters<typeof clustersPageSelects>[2]);
+    return attachAll(
+      'clusters',
+      attachListPage('clusters', page),
+      attachSelect('cluster_issues', figures.issues),
+      attachSelect('cluster_tasks', figures.tasks),
+    );
   },
   listOpenAPISpecs: attachPage('specs', specsPageSelects),
   // The providers and their default teams.
@@ -170,4 +210,8 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   // The change request, and its revision when the link starts at a page (which must be one of it).
   getChangeRequestPDF: (params, ctx, query) =>
     query.page === undefined ? changeRequestRowAttached(ctx, params.spaceId, params.changeRequestId) : changeRequestContentRead(params, ctx, query),
+  // The organization's spaces and collections, each with the caller's role on it.
+  listSpacesInOrganizationById: attachPageWithRole('spaces', spacesPageSelects),
+  listCollectionsInOrganizationById: attachPageWithRole('collections', (ctx, organizationId, orgRole, query: { nested: boolean } & PageRequest) =>
+    collectionsPageSelects(ctx, organizationId, orgRole, query.nested, query)),
 };

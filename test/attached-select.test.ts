@@ -4,9 +4,11 @@
 // own (server/auth/grants.ts), with the read attached, as the operations attach theirs.
 import { describe, expect, it } from 'vitest';
 import { attachAll, attachedRows, attachListPage, attachSelect, pageOf, readAttached } from '../server/db/attached-select.js';
+import { grantedOrganizationRole } from '../server/auth/granted-organization-role.js';
 import { encodeCursor } from '../server/db/cursor.js';
 import { readOrganizationGrant } from '../server/auth/grants.js';
 import { memberSelect } from '../server/members/members.store.js';
+import { spacesPageSelects } from '../server/spaces/spaces.store.js';
 import { versionSelect } from '../server/openapi/specs.store.js';
 import { teamsPageSelects } from '../server/teams/teams.store.js';
 import { useHarness } from './support/harness.js';
@@ -81,5 +83,22 @@ describe('attached select', () => {
     expect(attachedRows(attached, 'member', member())).toEqual(await member());
     const unread = Object.assign(selects.total, { then: () => Promise.reject(new Error('the total was counted again')) });
     expect(await pageOf(attached, 'teams', selects.page, selects.rows, unread)).toEqual({ items: [], totalCount: 2 });
+  });
+
+  // A list whose rows show the caller's role on each space reads their organization role in SQL when it is
+  // attached (granted-organization-role.ts): the same rows as with the role the grant gives, for each role.
+  it('gives the rows of a list whose roles follow from the organization role read in SQL, as with the role given', async () => {
+    const admin = await h.current.newAdmin();
+    for (const title of ['One', 'Two']) expect((await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title })).status).toBe(201);
+    for (const role of ['admin', 'read', null] as const) {
+      const caller = role === 'admin' ? admin : await h.current.newMember(admin.organizationId, role);
+      const ctx = h.current.ctx(caller.userId);
+      const inSql = grantedOrganizationRole(ctx, admin.organizationId)!;
+      const found = await readOrganizationGrant(ctx.db, admin.organizationId, caller.userId, attachListPage('spaces', spacesPageSelects(ctx, admin.organizationId, inSql, {})));
+      const attached = attachedRows(found?.attached, 'spaces', spacesPageSelects(ctx, admin.organizationId, inSql, {}).rows);
+      expect(attached).toEqual(await spacesPageSelects(ctx, admin.organizationId, role, {}).rows);
+      // An admin sees both spaces; a guest, granted none, sees none.
+      if (role !== 'read') expect(attached).toHaveLength(role === null ? 0 : 2);
+    }
   });
 });

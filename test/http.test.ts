@@ -204,22 +204,22 @@ describe('shared HTTP behaviour', () => {
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
     // Every read made anew: renaming a table is no write, so the answers held for reads (read-cache.ts) hear nothing of it.
     const app = createApp({ db: h.current.db, logger, publicUrl: 'https://x.example', cacheReads: false });
-    // The organization's collections: read by the handler after the grant (the grant reads no collection).
-    const collections = `/v1/orgs/${admin.organizationId}/collections`;
-    expect((await send(app, 'get', collections, { token: admin.token })).status).toBe(200); // authenticated, allowed, answered
-    await h.current.db.execute(sql`ALTER TABLE collections RENAME TO collections_gone`);
+    // The organizations of an email domain: an operation on the caller, with no grant, so its one statement is the handler's.
+    const domainOrgs = '/v1/email-domains/example.com/orgs';
+    expect((await send(app, 'get', domainOrgs, { token: admin.token })).status).toBe(200); // authenticated, allowed, answered
+    await h.current.db.execute(sql`ALTER TABLE organizations RENAME TO organizations_gone`);
     try {
-      const res = await send(app, 'get', collections, { token: admin.token, expectServerError: true });
+      const res = await send(app, 'get', domainOrgs, { token: admin.token, expectServerError: true });
       expect(res.status).toBe(500);
       expect(res.body).toEqual({ error: { code: 500, message: 'An unexpected error occurred' } });
-      expect(JSON.stringify(res.headers)).not.toMatch(/collections|relation/);
+      expect(JSON.stringify(res.headers)).not.toMatch(/organizations|relation/);
       // The log names the failed query, its SQLSTATE (undefined table) and where it was sent from; the
       // database's message stays out of it, as it may quote a value.
-      expect(lines.join('')).toMatch(/Failed query: select .*SQLSTATE 42P01.*collections\.store\.ts/);
+      expect(lines.join('')).toMatch(/Failed query: select .*SQLSTATE 42P01.*organization-membership\.store\.ts/);
     } finally {
-      await h.current.db.execute(sql`ALTER TABLE collections_gone RENAME TO collections`);
+      await h.current.db.execute(sql`ALTER TABLE organizations_gone RENAME TO organizations`);
     }
-    expect((await send(app, 'get', collections, { token: admin.token })).status).toBe(200);
+    expect((await send(app, 'get', domainOrgs, { token: admin.token })).status).toBe(200);
   });
 
   describe('with a database that fails', () => {

@@ -8,6 +8,7 @@ import { directQuery, tableRow, type Db } from '../db/client.js';
 import { collections, organizations, spaces } from '../db/schema/index.js';
 import type { AttachedRead } from '../db/attached-select.js';
 import { withAttached } from './attached-read.js';
+import { unlessAdmin } from './granted-organization-role.js';
 
 /**
  * What content inside the collection `start` inherits for the user `userId`: `{level, granted}` as text[]
@@ -33,10 +34,9 @@ export function spaceRoleOf(userId: string, orgRole: string | null | SQL) {
   return sql<string | null>`space_role_of(${spaces}, ${userId}, true, ${orgRole}::text)`;
 }
 
-/** The role of the member `userId` on each collection row, as `spaceRoleOf` for spaces. */
-export function collectionRoleOf(userId: string, orgRole: string | null) {
-  if (orgRole === 'admin') return sql<string | null>`'admin'::text`;
-  return sql<string | null>`content_role(true, ${orgRole}::text, ${collections.defaultLevel}, ${grantedOnCollection(userId)}, ${chainAccess(collections.parentId, userId)})`;
+/** The role of the member `userId` on each collection row, as `spaceRoleOf` for spaces (`orgRole` given or read in SQL). */
+export function collectionRoleOf(userId: string, orgRole: string | null | SQL) {
+  return unlessAdmin(orgRole, sql<string | null>`content_role(true, ${orgRole}::text, ${collections.defaultLevel}, ${grantedOnCollection(userId)}, ${chainAccess(collections.parentId, userId)})`);
 }
 
 // The caller's membership ($2) of the resource's organization; disabled members count as none.

@@ -6,6 +6,7 @@
 // rather than by computing a role on every space of the organization for every row of the list). And the
 // role on each space of a list's page (spaceRoleOnRows), with what it looks up read once per statement.
 import { sql, type SQL } from 'drizzle-orm';
+import { unlessAdmin } from './granted-organization-role.js';
 
 /**
  * The ids of the organization's live spaces whose levels alone give a member with an organization role below
@@ -139,12 +140,17 @@ export function memberSpaceCount(organizationId: string, viewerId: string | null
  * Whether the member `userId` with the organization role `role` can see the space row `s` (its SQL name):
  * `space_role_of(s, userId, true, role) IS NOT NULL`, without computing the role, and for a guest without
  * looking at any space their grants do not reach. For the lists' conditions and totals, which cover every
- * space of the organization; the role itself is then computed on the rows of the page only.
+ * space of the organization; the role itself is then computed on the rows of the page only. `role` is the
+ * role, or SQL that reads it (a read attached to the organization's grant: granted-organization-role.ts),
+ * whose cases a CASE takes in the same order.
  */
-export function memberSees(organizationId: string, userId: string, role: string | null, s: string): SQL | undefined {
+export function memberSees(organizationId: string, userId: string, role: string | null | SQL, s: string): SQL | undefined {
   if (role === 'admin') return undefined;
   const reached = sql`${sql.raw(s)}.id IN ${reachedIds(userGrants(sql`${organizationId}`, sql`${userId}`))}`;
-  return role === null ? reached : sql`(${sql.raw(s)}.id IN ${admittedSpaceIds(sql`${organizationId}`)} OR ${reached})`;
+  const admittedOrReached = sql`(${sql.raw(s)}.id IN ${admittedSpaceIds(sql`${organizationId}`)} OR ${reached})`;
+  if (role === null) return reached;
+  if (typeof role === 'string') return admittedOrReached;
+  return sql`(CASE WHEN ${role} = 'admin' THEN true WHEN ${role} IS NOT NULL THEN ${admittedOrReached} ELSE ${reached} END)`;
 }
 
 /**
@@ -155,10 +161,10 @@ export function memberSees(organizationId: string, userId: string, role: string 
  * 18 of its 22 ms at 1,000 spaces (bench/scale.ts). Here every collection of the organization has its chain
  * worked out at once (one recursive query over the collections, walking up as collection_chain_access does,
  * 64 parents at most), and the user's grants on spaces are read once: two maps (jsonb, an InitPlan each) the
- * rows look up. The answer is the same as space_role_of's: content_role on the same inputs.
+ * rows look up. The answer is the same as space_role_of's: content_role on the same inputs. `orgRole` as
+ * memberSees' `role`.
  */
-export function spaceRoleOnRows(organizationId: string, userId: string, orgRole: string | null, s = '"spaces"'): SQL<string | null> {
-  if (orgRole === 'admin') return sql<string | null>`'admin'::text`;
+export function spaceRoleOnRows(organizationId: string, userId: string, orgRole: string | null | SQL, s = '"spaces"'): SQL<string | null> {
   const row = sql.raw(s);
   const org = sql`${organizationId}`;
   const grants = userGrants(org, sql`${userId}`);
@@ -169,6 +175,7 @@ export function spaceRoleOnRows(organizationId: string, userId: string, orgRole:
       SELECT ug.space_id, rank_role(max(role_rank(ug.role))) AS role FROM ${grants} ug WHERE ug.space_id IS NOT NULL GROUP BY ug.space_id) sg)`;
   const chain = sql`(SELECT CASE WHEN x.v IS NOT NULL THEN ARRAY[x.v ->> 0, x.v ->> 1] END
     FROM (SELECT ${chains} -> ${row}.parent_id AS v OFFSET 0) x)`;
-  return sql<string | null>`content_role(true, ${orgRole}::text, ${row}.default_level, ${granted} ->> ${row}.id,
-    CASE WHEN ${row}.visibility = 'in-collection' THEN ${chain} END)`;
+  // An admin's role is admin, the maps not read (an InitPlan runs when first needed).
+  return unlessAdmin(orgRole, sql<string | null>`content_role(true, ${orgRole}::text, ${row}.default_level, ${granted} ->> ${row}.id,
+    CASE WHEN ${row}.visibility = 'in-collection' THEN ${chain} END)`);
 }

@@ -20,7 +20,7 @@ export const changeRequestHandlers = {
   async listChangeRequestsForOrganization({ grant, query }, ctx) {
     // Guests see no content unless granted it, and content grants are not stored (as for the space list).
     if (grant.role === null) return { status: 200, body: { items: [], count: 0 } };
-    return { status: 200, body: await listChangeRequests(ctx, organizationScope(grant.organization.id, query.status, query.space), query, { orgRole: grant.role }) };
+    return { status: 200, body: await listChangeRequests(ctx, organizationScope(grant.organization.id, query.status, query.space), query, { orgRole: grant.role }, grant.attached) };
   },
   async createChangeRequest({ grant, body }, ctx) {
     const changeRequest = await createChangeRequest(ctx, grant, {

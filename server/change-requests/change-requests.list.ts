@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { changeRequestOperations } from '../../contract/change-requests.js';
 import { attachListPage, pageOf, type AttachedRead } from '../db/attached-select.js';
 import { spaceRoleOf } from '../auth/grants.js';
+import { grantedOrganizationRole } from '../auth/granted-organization-role.js';
 import { asRole, type Role } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { afterCursor, cutPage, orderOf, pageLimit, type SortKey } from '../db/cursor.js';
@@ -18,6 +19,7 @@ import { mayMergeListed } from './merge-check.js';
 import type { ReviewFacts } from './merge-rules.js';
 
 type SpaceListQuery = z.output<typeof changeRequestOperations.listChangeRequestsForSpace.query>;
+type OrganizationListQuery = z.output<typeof changeRequestOperations.listChangeRequestsForOrganization.query>;
 
 export interface ListFilters {
   page?: string;
@@ -52,12 +54,15 @@ export function reviewFactsOf(reviews: { id: string; reviewer: string; status: R
  */
 export type ListedRole = { orgRole: Role | null } | { spaceRole: Role | null };
 
+/** For a list over several spaces, the caller's organization role (a role, or SQL that reads it: a read attached to the grant). */
+type PerSpace = { orgRole: Role | null | SQL };
+
 /**
  * The selects of one page of the change requests matching `scope` and the filters, and of their total, as
- * listChangeRequests reads them and listChangeRequestsForSpace attaches them (attached-reads.ts). `perSpace`:
+ * listChangeRequests reads them and both lists attach them (spaceListAttached, organizationListAttached). `perSpace`:
  * for a list over several spaces, the caller's organization role, from which their role on each follows.
  */
-export function changeRequestsPageSelects(ctx: Ctx, scope: SQL, filters: ListFilters, perSpace: { orgRole: Role | null } | undefined) {
+export function changeRequestsPageSelects(ctx: Ctx, scope: SQL, filters: ListFilters, perSpace: PerSpace | undefined) {
   // The caller's role on each space (docs/permissions.md), read per row; the spaces they cannot see are left
   // out (an admin sees them all).
   const roleOnSpace = perSpace && spaceRoleOf(ctx.caller.userId, perSpace.orgRole);
@@ -156,4 +161,15 @@ export function organizationScope(organizationId: string, statuses: string[], sp
     inArray(changeRequests.status, statuses),
     space !== undefined ? eq(changeRequests.spaceId, space) : undefined,
   ) as SQL;
+}
+
+/**
+ * The page of an organization's list (listChangeRequestsForOrganization) as it attaches it to its grant, the
+ * caller's organization role read in SQL: no read when a `topic` leaves the list empty (listChangeRequests),
+ * nor for a caller the organization grant gives no role this way (granted-organization-role.ts).
+ */
+export function organizationListAttached(ctx: Ctx, organizationId: string, query: OrganizationListQuery): AttachedRead | undefined {
+  const orgRole = grantedOrganizationRole(ctx, organizationId);
+  if (query.topic !== undefined || orgRole === undefined) return undefined;
+  return attachListPage('change_requests', changeRequestsPageSelects(ctx, organizationScope(organizationId, query.status, query.space), query, { orgRole }));
 }

@@ -1,7 +1,7 @@
 // Collections: creation in the content tree, settings, moves, transfers and deletes. Access to the
 // collection itself is checked by the access layer before these run; they apply only the conditional
 // rules, and every change to the tree runs in a transaction holding the tree lock.
-import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { collectionOperations } from '../../contract/collections.js';
 import type { components } from '../../generated/types.js';
@@ -22,7 +22,7 @@ import { asDefaultLevel, asRole, collectionPermissions, type Role } from '../aut
 import { collectionSubtree, lastKey, lockTree, lockTreeOfItem, placementOfMove } from '../content/tree.js';
 import { spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
-import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
+import { keysetPageSelects, listBody, readKeysetPage, type PageRequest } from '../db/paginate.js';
 import { directedPage, finishPage, totalField } from '../members/directed-page.js';
 import { changeRequests, collections, spaces } from '../db/schema/index.js';
 import { Conflict, NotFound } from '../errors.js';
@@ -94,17 +94,24 @@ export async function createCollection(ctx: Ctx, org: OrganizationGrant, body: C
 }
 
 /**
- * Collections of an organization in creation order; all of them, or only the top-level ones: those the
- * caller can see (docs/permissions.md), each with the caller's role on it.
+ * The selects of a page of the organization's collections in creation order, all of them or only the
+ * top-level ones, that the caller can see (docs/permissions.md), each with the caller's role on it, and of
+ * their total. The caller's organization role `orgRole` is given, or read in SQL when
+ * listCollectionsInOrganizationById attaches them to its grant (attached-reads.ts).
  */
-export async function listCollections(ctx: Ctx, org: OrganizationGrant, nested: boolean, page: PageRequest) {
-  const role = collectionRoleOf(ctx.caller.userId, org.role);
+export function collectionsPageSelects(ctx: Ctx, organizationId: string, orgRole: string | null | SQL, nested: boolean, page: PageRequest) {
+  const role = collectionRoleOf(ctx.caller.userId, orgRole);
   const where = and(
-    eq(collections.organizationId, org.organization.id),
+    eq(collections.organizationId, organizationId),
     nested ? undefined : isNull(collections.parentId),
-    org.role === 'admin' ? undefined : sql`${role} IS NOT NULL`,
+    orgRole === 'admin' ? undefined : sql`${role} IS NOT NULL`,
   );
-  const result = await keysetPage(ctx.db, collections, where, [collections.id], page, { role });
+  return keysetPageSelects(ctx.db, collections, where, [collections.id], page, { role });
+}
+
+/** A page of the organization's collections (collectionsPageSelects), from the grant's statement when it came with it. */
+export async function listCollections(ctx: Ctx, org: OrganizationGrant, nested: boolean, page: PageRequest) {
+  const result = await readKeysetPage(org.attached, 'collections', collectionsPageSelects(ctx, org.organization.id, org.role, nested, page));
   return listBody(result, (row) => toCollection(ctx, row, asRole(row.role)));
 }
 

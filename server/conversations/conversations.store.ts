@@ -6,7 +6,6 @@ import type { conversationOperations } from '../../contract/conversations.js';
 import type { OrganizationGrant } from '../auth/access.js';
 import { rowsOf } from '../db/attached-select.js';
 import type { Ctx } from '../context.js';
-import { queryRows } from '../db/client.js';
 import { changeRequests, conversationIssues, conversations, issueClusters } from '../db/schema/index.js';
 import { NotFound } from '../errors.js';
 import { enqueueJob } from '../jobs/queue.js';
@@ -14,7 +13,7 @@ import { clusterConversationsJob } from './cluster.job.js';
 import { toCluster, toConversation, toConversationDetail, toIssueDetail, type ClusterFigures, type ClusterRow } from './conversation-view.js';
 import { PULSE_WEEKS, WEEK_MS, weekStart } from './pulse-weeks.js';
 import { readKeysetPage } from '../db/paginate.js';
-import { timePage, timePageSelects } from './time-page.js';
+import { timePageSelects } from './time-page.js';
 
 type IngestBody = z.output<typeof conversationOperations.ingestConversation.body>;
 type ClusterQuery = z.output<typeof conversationOperations.listConversationsIssuesClusters.query>;
@@ -128,38 +127,54 @@ export async function getIssue(ctx: Ctx, grant: OrganizationGrant, id: string) {
 }
 
 /**
- * The figures of the given clusters: per-source counts, conversations and the weekly pulse from one
- * aggregate query over their issues, and the tasks from one over the change requests addressing them.
- * An issue counts in the week its conversation took place (pulse-weeks.ts).
+ * The selects of the figures of the clusters `ids` (a query of their ids): per-source counts, conversations
+ * and the weekly pulse from one aggregate over their issues, and the tasks from one over the change
+ * requests addressing them. An issue counts in the week its conversation took place (pulse-weeks.ts).
  */
-async function clusterFigures(ctx: Ctx, clusterIds: string[]): Promise<Map<string, ClusterFigures>> {
+function clusterFiguresSelects(ctx: Ctx, ids: SQL) {
+  const thisWeek = weekStart(ctx.now()).getTime();
+  const issues = ctx.db
+    .select({
+      clusterId: sql<string>`x.cluster_id`,
+      // Null on the (cluster) grouping set's row: the cluster's totals.
+      source: sql<string | null>`x.source`,
+      weeksAgo: sql<number | string | null>`x.weeks_ago`,
+      issues: sql<number | string>`count(*)`,
+      conversations: sql<number | string>`count(DISTINCT x.conversation_id)`,
+    })
+    .from(sql`(
+        SELECT i.cluster_id, c.source, i.conversation_id,
+          ceil((${thisWeek}::float8 - extract(epoch FROM c.created_at)::float8 * 1000) / ${WEEK_MS})::int AS weeks_ago
+        FROM ${conversationIssues} i
+        JOIN ${conversations} c ON c.organization_id = i.organization_id AND c.id = i.conversation_id
+        WHERE i.cluster_id IN ${ids}
+      ) x`)
+    .groupBy(sql`GROUPING SETS ((x.cluster_id, x.source, x.weeks_ago), (x.cluster_id))`);
+  const tasks = ctx.db
+    .select({ clusterId: changeRequests.conversationsIssuesClusterId, status: changeRequests.status, count: sql<number | string>`count(*)` })
+    .from(changeRequests)
+    .where(inArray(changeRequests.conversationsIssuesClusterId, ids))
+    .groupBy(changeRequests.conversationsIssuesClusterId, changeRequests.status);
+  return { issues, tasks };
+}
+
+/**
+ * The figures of the clusters `clusterIds` from the rows of `selects` (clusterFiguresSelects), from the
+ * grant's statement when they came with it (where they may cover one cluster past the page: left out here).
+ */
+async function clusterFigures(
+  attached: Record<string, unknown> | undefined,
+  selects: ReturnType<typeof clusterFiguresSelects>,
+  clusterIds: string[],
+): Promise<Map<string, ClusterFigures>> {
   const figures = new Map<string, ClusterFigures>(
     clusterIds.map((id) => [id, { weeklyPulse: Array(PULSE_WEEKS).fill(0), sources: {}, issues: 0, conversations: 0, tasks: {} }]),
   );
   if (clusterIds.length === 0) return figures;
-  const thisWeek = weekStart(ctx.now()).getTime();
-  const ids = sql.join(clusterIds.map((id) => sql`${id}`), sql`, `);
-  const [rows, tasks] = await Promise.all([
-    queryRows<{ cluster_id: string; source: string; weeks_ago: number | string; issues: number | string; conversations: number | string }>(
-      ctx.db,
-      sql`SELECT cluster_id, source, weeks_ago, count(*) AS issues, count(DISTINCT conversation_id) AS conversations
-          FROM (
-            SELECT i.cluster_id, c.source, i.conversation_id,
-              ceil((${thisWeek}::float8 - extract(epoch FROM c.created_at)::float8 * 1000) / ${WEEK_MS})::int AS weeks_ago
-            FROM ${conversationIssues} i
-            JOIN ${conversations} c ON c.organization_id = i.organization_id AND c.id = i.conversation_id
-            WHERE i.cluster_id IN (${ids})
-          ) x
-          GROUP BY GROUPING SETS ((cluster_id, source, weeks_ago), (cluster_id))`,
-    ),
-    ctx.db
-      .select({ clusterId: changeRequests.conversationsIssuesClusterId, status: changeRequests.status, count: sql<number | string>`count(*)` })
-      .from(changeRequests)
-      .where(inArray(changeRequests.conversationsIssuesClusterId, clusterIds))
-      .groupBy(changeRequests.conversationsIssuesClusterId, changeRequests.status),
-  ]);
+  const [rows, tasks] = await Promise.all([rowsOf(attached, 'cluster_issues', selects.issues), rowsOf(attached, 'cluster_tasks', selects.tasks)]);
   for (const row of rows) {
-    const f = figures.get(row.cluster_id)!;
+    const f = figures.get(row.clusterId);
+    if (!f) continue;
     if (row.source === null) {
       // The (cluster) grouping set: the totals.
       f.issues = Number(row.issues);
@@ -167,10 +182,13 @@ async function clusterFigures(ctx: Ctx, clusterIds: string[]): Promise<Map<strin
       continue;
     }
     f.sources[row.source] = (f.sources[row.source] ?? 0) + Number(row.issues);
-    const weeksAgo = Number(row.weeks_ago);
+    const weeksAgo = Number(row.weeksAgo);
     if (weeksAgo >= 0 && weeksAgo < PULSE_WEEKS) f.weeklyPulse[PULSE_WEEKS - 1 - weeksAgo] += Number(row.issues);
   }
-  for (const task of tasks) figures.get(task.clusterId!)!.tasks[task.status as keyof ClusterFigures['tasks']] = Number(task.count);
+  for (const task of tasks) {
+    const f = figures.get(task.clusterId!);
+    if (f) f.tasks[task.status as keyof ClusterFigures['tasks']] = Number(task.count);
+  }
   return figures;
 }
 
@@ -182,14 +200,27 @@ async function clusterFigures(ctx: Ctx, clusterIds: string[]): Promise<Map<strin
 const resolved = sql`(EXISTS (SELECT 1 FROM ${changeRequests} cr WHERE cr.conversations_issues_cluster_id = ${issueClusters.id} AND cr.status = 'merged')
   AND NOT EXISTS (SELECT 1 FROM ${changeRequests} cr WHERE cr.conversations_issues_cluster_id = ${issueClusters.id} AND cr.status IN ('draft', 'open')))`;
 
-/** The clusters of the organization, ordered as asked, each with its figures. */
-export async function listClusters(ctx: Ctx, grant: OrganizationGrant, query: ClusterQuery) {
+/**
+ * The selects of one page of the organization's clusters, ordered as asked, and of their total, and of the
+ * figures of the clusters of the page: as listClusters reads them, and listConversationsIssuesClusters
+ * attaches them (attached-reads.ts).
+ */
+export function clustersPageSelects(ctx: Ctx, organizationId: string, query: ClusterQuery) {
   const byStatus: SQL | undefined = query.status === 'resolved' ? resolved : query.status === 'open' ? sql`NOT ${resolved}` : undefined;
-  const where = and(eq(issueClusters.organizationId, grant.organization.id), byStatus);
+  const where = and(eq(issueClusters.organizationId, organizationId), byStatus);
   const time = query.orderBy === 'createdAt' ? issueClusters.createdAt : issueClusters.updatedAt;
   const read = (r: ClusterRow) => ({ time: query.orderBy === 'createdAt' ? r.createdAt : r.updatedAt, id: r.id });
-  const page = await timePage(ctx.db, issueClusters, where, time, issueClusters.id, query.order, query, read);
-  const figures = await clusterFigures(ctx, page.rows.map((r) => r.id));
+  const page = timePageSelects(ctx.db, issueClusters, where, time, issueClusters.id, query.order, query, read);
+  // The clusters of the page, and the one past it that tells whether a next page follows.
+  const ids = sql`(SELECT p.id FROM (${page.rows}) p)`;
+  return { page, figures: clusterFiguresSelects(ctx, ids) };
+}
+
+/** The clusters of the organization, ordered as asked, each with its figures (clustersPageSelects); from the grant's statement when they came with it. */
+export async function listClusters(ctx: Ctx, grant: OrganizationGrant, query: ClusterQuery) {
+  const selects = clustersPageSelects(ctx, grant.organization.id, query);
+  const page = await readKeysetPage(grant.attached, 'clusters', selects.page);
+  const figures = await clusterFigures(grant.attached, selects.figures, page.rows.map((r) => r.id));
   return {
     items: page.rows.map((r) => toCluster(r, figures.get(r.id)!, ctx.urls)),
     count: page.count,

@@ -3,8 +3,8 @@
 import { and, count, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.js';
-import { afterCursor, cutPage, orderOf, pageLimit, type PageRequest, type SortKey } from '../db/cursor.js';
-import { readKeysetPage, type KeysetPageSelects, type Page } from '../db/paginate.js';
+import { afterCursor, orderOf, pageLimit, type PageRequest, type SortKey } from '../db/cursor.js';
+import type { KeysetPageSelects } from '../db/paginate.js';
 
 /**
  * The selects of one page of `table` rows matching `where`, ordered by (`time`, `id`) in `order`, each row
@@ -41,7 +41,3 @@ export function timePageSelects<T extends PgTable>(
   return { rows, total, after, limit, cursorOf };
 }
 
-/** One page of timePageSelects's, read now, with the total count. */
-export async function timePage<T extends PgTable>(...args: Parameters<typeof timePageSelects<T>>): Promise<Page<T['$inferSelect']>> {
-  return readKeysetPage(undefined, '', timePageSelects(...args));
-}

@@ -2,21 +2,23 @@
 // level on it; expiring or not; revoked by deleting them (organization-membership.store.ts deleteInvite).
 // Joining with one honours the organization's `inviteLinks` switch and its SSO enforcement.
 import { randomBytes } from 'node:crypto';
-import { and, count, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { inviteOperations } from '../../contract/invites.js';
 import type { components } from '../../generated/types.js';
 import type { OrganizationGrant } from '../auth/access.js';
+import type { AttachedReadOf } from '../auth/attached-read.js';
 import { collectionRoleOf, spaceRoleOf } from '../auth/grants.js';
 import { addMember } from '../auth/bootstrap.js';
 import { asRole, atLeast, strongest, type Role } from '../auth/roles.js';
 import { spaceCountFields, type SpaceCounts } from '../change-requests/space-counts.js';
 import { toCollection } from '../collections/collections.store.js';
 import type { Ctx } from '../context.js';
+import { attachAll, attachListPage, attachSelect, pageOf, readAttached, rowsOf } from '../db/attached-select.js';
 import { collections, contentGrants, members, organizationInvites, organizations, spaces, users } from '../db/schema/index.js';
 import { BadRequest, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { directedPage, finishPage } from '../members/directed-page.js';
+import { directedPage, finishPage, totalField } from '../members/directed-page.js';
 import { toSpace } from '../spaces/space-view.js';
 import { checkJoinByEmailDomain } from '../sso/join-policy.js';
 
@@ -35,51 +37,74 @@ export const newInviteId = () => `inv_${randomBytes(16).toString('base64url')}`;
 /** Not expired at `now`. */
 const live = (now: Date) => or(isNull(organizationInvites.expiresAt), gt(organizationInvites.expiresAt, now));
 
-/** The role of `userId` in the organization (undefined: not a member; null: a guest). */
-async function membershipOf(ctx: Ctx, organizationId: string, userId: string): Promise<{ role: Role | null } | undefined> {
-  const [row] = await ctx.db
+/** The caller's membership of the organization (no row: not a member; a null role: a guest). */
+function membershipSelect(ctx: Ctx, organizationId: string) {
+  return ctx.db
     .select({ role: members.role })
     .from(members)
-    .where(and(eq(members.organizationId, organizationId), eq(members.userId, userId)));
+    .where(and(eq(members.organizationId, organizationId), eq(members.userId, ctx.caller.userId)));
+}
+
+/** The caller's role in the organization (undefined: not a member; null: a guest). */
+async function membershipOf(ctx: Ctx, organizationId: string): Promise<{ role: Role | null } | undefined> {
+  const [row] = await membershipSelect(ctx, organizationId);
   return row && { role: asRole(row.role) };
 }
 
-/** What invites show of their targets, for the caller: read for a whole page at once (at most three queries, whatever its length). */
+/**
+ * The selects of what invites show of their targets, for the caller: their membership of the organization,
+ * and the spaces `spaceIds` and collections `collectionIds` (ids, or a query of them) with their role on
+ * each, which follows from that membership, read in the same statement.
+ */
+function targetSelects(ctx: Ctx, organizationId: string, spaceIds: string[] | SQL, collectionIds: string[] | SQL) {
+  const userId = ctx.caller.userId;
+  const membership = membershipSelect(ctx, organizationId);
+  const orgRole = sql<string | null>`(${membership})`;
+  // Someone outside the organization (about to join) has no role on its content.
+  const ifMember = (role: SQL<string | null>) => sql<string | null>`(CASE WHEN EXISTS (${membership}) THEN ${role} END)`;
+  return {
+    membership,
+    spaces: ctx.db
+      .select({ row: spaces, counts: spaceCountFields(), role: ifMember(spaceRoleOf(userId, orgRole)) })
+      .from(spaces)
+      .where(inArray(spaces.id, spaceIds)),
+    collections: ctx.db
+      .select({ row: collections, role: ifMember(collectionRoleOf(userId, orgRole)) })
+      .from(collections)
+      .where(inArray(collections.id, collectionIds)),
+  };
+}
+
+type TargetSelects = ReturnType<typeof targetSelects>;
+
+/** What invites show of their targets, for the caller: read for a whole page at once. */
 interface Targets {
   spaces: Map<string, { row: typeof spaces.$inferSelect & SpaceCounts; role: Role | null }>;
   collections: Map<string, { row: typeof collections.$inferSelect; role: Role | null }>;
   membership: { role: Role | null } | undefined;
 }
 
-async function loadTargets(ctx: Ctx, rows: InviteRow[]): Promise<Targets> {
-  const spaceIds = [...new Set(rows.flatMap((r) => (r.spaceId ? [r.spaceId] : [])))];
-  const collectionIds = [...new Set(rows.flatMap((r) => (r.collectionId ? [r.collectionId] : [])))];
-  const organizationId = rows[0]?.organizationId;
-  const membership = organizationId === undefined ? undefined : await membershipOf(ctx, organizationId, ctx.caller.userId);
-  const orgRole = membership?.role ?? null;
-  const userId = ctx.caller.userId;
-  // Someone outside the organization (about to join) has no role on its content.
-  const none = sql<string | null>`NULL::text`;
-  const spaceRows =
-    spaceIds.length === 0
-      ? []
-      : await ctx.db
-          .select({ row: spaces, counts: spaceCountFields(), role: membership ? spaceRoleOf(userId, orgRole) : none })
-          .from(spaces)
-          .where(inArray(spaces.id, spaceIds));
-  const collectionRows =
-    collectionIds.length === 0
-      ? []
-      : await ctx.db
-          .select({ row: collections, role: membership ? collectionRoleOf(userId, orgRole) : none })
-          .from(collections)
-          .where(inArray(collections.id, collectionIds));
+/**
+ * The targets of the invites `rows` by `selects`, from `attached` (the row of the statement that read them
+ * with the invites) when they came with it, else read now: at most three queries, whatever the page's length.
+ */
+async function loadTargets(attached: Record<string, unknown> | undefined, selects: TargetSelects, rows: InviteRow[]): Promise<Targets> {
+  const [membership] = rows.length === 0 ? [] : await rowsOf(attached, 'invite_membership', selects.membership);
+  const spaceRows = rows.some((r) => r.spaceId) ? await rowsOf(attached, 'invite_spaces', selects.spaces) : [];
+  const collectionRows = rows.some((r) => r.collectionId) ? await rowsOf(attached, 'invite_collections', selects.collections) : [];
   return {
     spaces: new Map(spaceRows.map((r) => [r.row.id, { row: { ...r.row, ...r.counts }, role: asRole(r.role) }])),
     collections: new Map(collectionRows.map((r) => [r.row.id, { row: r.row, role: asRole(r.role) }])),
-    membership,
+    membership: membership && { role: asRole(membership.role) },
   };
 }
+
+/** The targets' selects as a read attached to what reads the invites (attachAll). */
+const targetReads = (selects: TargetSelects) => [
+  attachSelect('invite_membership', selects.membership),
+  attachSelect('invite_spaces', selects.spaces),
+  attachSelect('invite_collections', selects.collections),
+];
 
 /** The API form of an invite, as the caller sees it: its target with their role there, and whether it adds anything for them. */
 function toInviteLink(ctx: Ctx, row: InviteRow, targets: Targets): InviteLink {
@@ -109,18 +134,32 @@ function listed(link: InviteLink): ListedInviteLink {
   return 'role' in link ? link : { ...link, role: null };
 }
 
-/** One invite's API form. */
+/** One invite's API form (its targets read now). */
 async function viewInvite(ctx: Ctx, row: InviteRow): Promise<InviteLink> {
-  return toInviteLink(ctx, row, await loadTargets(ctx, [row]));
+  const selects = targetSelects(ctx, row.organizationId, row.spaceId ? [row.spaceId] : [], row.collectionId ? [row.collectionId] : []);
+  return toInviteLink(ctx, row, await loadTargets(undefined, selects, [row]));
 }
 
-async function findInvite(ctx: Ctx, organizationId: string, inviteId: string, liveOnly: boolean): Promise<InviteRow> {
-  const [row] = await ctx.db
+/** The select of the invite `inviteId` of the organization: only when it has not expired when `liveOnly`. */
+function inviteSelect(ctx: Ctx, organizationId: string, inviteId: string, liveOnly: boolean) {
+  return ctx.db
     .select()
     .from(organizationInvites)
     .where(and(eq(organizationInvites.id, inviteId), eq(organizationInvites.organizationId, organizationId), liveOnly ? live(ctx.now()) : undefined));
+}
+
+/**
+ * The invite `select` (inviteSelect) selects: from `attached`, the row of the statement that read it, when it
+ * came with it, else read now; NotFound when there is none.
+ */
+async function foundInvite(inviteId: string, attached: Record<string, unknown> | undefined, select: ReturnType<typeof inviteSelect>): Promise<InviteRow> {
+  const [row] = await rowsOf(attached, 'invite', select);
   if (!row) throw new NotFound(`Invite ${inviteId} not found`);
   return row;
+}
+
+async function findInvite(ctx: Ctx, organizationId: string, inviteId: string, liveOnly: boolean): Promise<InviteRow> {
+  return foundInvite(inviteId, undefined, inviteSelect(ctx, organizationId, inviteId, liveOnly));
 }
 
 /** Creates an invite link; see the contract for the rules. */
@@ -154,25 +193,50 @@ export async function createInvite(ctx: Ctx, org: OrganizationGrant, body: Creat
   return viewInvite(ctx, row);
 }
 
-/** The organization's live invites, oldest first. */
-export async function listInvites(ctx: Ctx, org: OrganizationGrant, request: { page?: string; limit?: number }) {
-  const where = and(eq(organizationInvites.organizationId, org.organization.id), live(ctx.now()));
+/**
+ * The selects of one page of the organization's live invites, oldest first, and of their total, and of what
+ * they show of their targets: as listInvites reads them, and listOrganizationInviteLinks attaches them (attached-reads.ts).
+ */
+export function invitesPageSelects(ctx: Ctx, organizationId: string, request: { page?: string; limit?: number }) {
+  const where = and(eq(organizationInvites.organizationId, organizationId), live(ctx.now()));
   const page = directedPage([{ column: organizationInvites.createdAt, cast: 'timestamptz' }, { column: organizationInvites.id }], 'asc', request);
   const total = ctx.db.select({ n: count() }).from(organizationInvites).where(where);
-  const rows = await ctx.db
-    .select({ invite: organizationInvites, total: sql<number>`(${total})`.mapWith(Number) })
+  const rows = ctx.db
+    .select({ invite: organizationInvites, total: totalField(total) })
     .from(organizationInvites)
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
     .limit(page.fetch);
-  const totalCount = rows[0]?.total ?? (await total)[0].n;
-  const targets = await loadTargets(ctx, rows.map((r) => r.invite));
-  return finishPage(rows, page.limit, totalCount, (r) => [r.invite.createdAt.toISOString(), r.invite.id], (r) => listed(toInviteLink(ctx, r.invite, targets)));
+  // The targets of the page's invites (and of the one past it, which says whether a next page follows).
+  const targetIds = (column: string) => sql`(SELECT p.${sql.raw(column)} FROM (${rows}) p)`;
+  return { page, rows, total, targets: targetSelects(ctx, organizationId, targetIds('space_id'), targetIds('collection_id')) };
 }
 
-/** An invite, to whoever has its id; 404 when unknown, revoked or expired. */
+/** The page of invites and their targets (invitesPageSelects) as listOrganizationInviteLinks attaches them to its grant. */
+export const invitesAttached: AttachedReadOf = (params, ctx, query) => {
+  const { targets, ...page } = invitesPageSelects(ctx, params.organizationId, query);
+  return attachAll('invites', attachListPage('invites', page), ...targetReads(targets));
+};
+
+/** The organization's live invites, oldest first (invitesPageSelects); from the grant's statement when they came with it. */
+export async function listInvites(ctx: Ctx, org: OrganizationGrant, request: { page?: string; limit?: number }) {
+  const { page, rows, total, targets } = invitesPageSelects(ctx, org.organization.id, request);
+  const { items, totalCount } = await pageOf(org.attached, 'invites', page, rows, total);
+  const loaded = await loadTargets(org.attached, targets, items.map((r) => r.invite));
+  return finishPage(items, page.limit, totalCount, (r) => [r.invite.createdAt.toISOString(), r.invite.id], (r) => listed(toInviteLink(ctx, r.invite, loaded)));
+}
+
+/**
+ * An invite, to whoever has its id; 404 when unknown, revoked or expired. The operation has no grant to
+ * carry its read: the invite and its targets are one statement of their own (readAttached).
+ */
 export async function getInvite(ctx: Ctx, organizationId: string, inviteId: string): Promise<InviteLink> {
-  return viewInvite(ctx, await findInvite(ctx, organizationId, inviteId, true));
+  const select = inviteSelect(ctx, organizationId, inviteId, true);
+  const ofInvite = (column: string) => sql`(SELECT i.${sql.raw(column)} FROM (${select}) i)`;
+  const targets = targetSelects(ctx, organizationId, ofInvite('space_id'), ofInvite('collection_id'));
+  const read = await readAttached(ctx.db, attachAll('invite', attachSelect('invite', select), ...targetReads(targets)));
+  const row = await foundInvite(inviteId, read, select);
+  return toInviteLink(ctx, row, await loadTargets(read, targets, [row]));
 }
 
 /** Changes the role (organization invite) or the level (content invite) of an invite. */
@@ -207,7 +271,7 @@ export async function joinWithInvite(ctx: Ctx, organizationId: string, inviteId:
   const byEmail = invite.email !== null;
   if (byEmail) await checkInvitedEmail(ctx, invite.email!);
   else if (!org.inviteLinks) throw new BadRequest('Invalid request: this organization does not take invite links (its `inviteLinks` is false)');
-  const membership = await membershipOf(ctx, organizationId, userId);
+  const membership = await membershipOf(ctx, organizationId);
   // SSO enforcement and SSO-created accounts apply to newcomers as for joining by email domain; an invite by
   // email is the organization's own word for this person, who then signs in through its SSO where enforced.
   if (!membership) await checkJoinByEmailDomain(ctx.db, byEmail ? { id: org.id, sso: false } : org, userId, true);

@@ -1,5 +1,5 @@
 // A member's spaces (with the member's role on each) and teams (with the member's team role).
-import { and, count, eq, ilike, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, ilike, isNull, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { memberOperations } from '../../contract/members.js';
 import type { OrganizationGrant } from '../auth/access.js';
@@ -33,39 +33,52 @@ async function memberRole(ctx: Ctx, org: OrganizationGrant, userId: string): Pro
 }
 
 /**
- * The live spaces a member can access, by id in direction `order`, each with the member's role on it: only
- * those the caller can see too (docs/permissions.md), so a list never shows a space its caller cannot read.
+ * The selects of the member's role (whether they are one), and of one page of the live spaces the member can
+ * access, by id in direction `order`, each with the member's role on it, and of their total: only those the
+ * caller can see too (docs/permissions.md), so a list never shows a space its caller cannot read. The
+ * member's role is read in SQL; the caller's organization role `callerRole` is given, or read in SQL when
+ * listSpacesForOrganizationMember attaches them to its grant (attached-reads.ts).
  */
-export async function listMemberSpaces(ctx: Ctx, org: OrganizationGrant, userId: string, query: SpacesQuery) {
-  const role = await memberRole(ctx, org, userId);
+export function memberSpacesPageSelects(ctx: Ctx, organizationId: string, callerRole: string | null | SQL, userId: string, query: SpacesQuery) {
+  const memberRole = memberRoleSelect(ctx, organizationId, userId);
+  // A member who is none has no role: the handler answers 404 before the page matters.
+  const role = sql<string | null>`(${memberRole})`;
   // A member listing their own spaces is both: one role per space to compute, not two.
   const self = userId === ctx.caller.userId;
   // Each computed on the page's rows with what it looks up read once per statement (space-reach.ts).
-  const memberRoleOnSpace = spaceRoleOnRows(org.organization.id, userId, role);
-  const callerRoleOnSpace = spaceRoleOnRows(org.organization.id, ctx.caller.userId, org.role);
+  const memberRoleOnSpace = spaceRoleOnRows(organizationId, userId, role);
+  const callerRoleOnSpace = spaceRoleOnRows(organizationId, ctx.caller.userId, callerRole);
   const where = and(
-    eq(spaces.organizationId, org.organization.id),
+    eq(spaces.organizationId, organizationId),
     isNull(spaces.deletedAt),
     // Set-wise (server/auth/space-reach.ts): the roles are computed on the page's rows only.
-    memberSees(org.organization.id, userId, role, '"spaces"'),
-    self ? undefined : memberSees(org.organization.id, ctx.caller.userId, org.role, '"spaces"'),
+    memberSees(organizationId, userId, role, '"spaces"'),
+    self ? undefined : memberSees(organizationId, ctx.caller.userId, callerRole, '"spaces"'),
   );
   const page = directedPage([{ column: spaces.id }], query.order, query);
   const total = ctx.db.select({ n: count() }).from(spaces).where(where);
-  const rows = await ctx.db
+  const rows = ctx.db
     .select({
       space: spaces,
       memberRole: memberRoleOnSpace,
       callerRole: self ? sql<string | null>`NULL::text` : callerRoleOnSpace,
       counts: spaceCountFields(),
-      total: sql<number>`(${total})`.mapWith(Number),
+      total: totalField(total),
     })
     .from(spaces)
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
     .limit(page.fetch);
-  const totalCount = rows[0]?.total ?? (await total)[0].n;
-  return finishPage(rows, page.limit, totalCount, (row) => [row.space.id], (row) => ({
+  return { memberRole, page, rows, total };
+}
+
+/** The live spaces a member can access (memberSpacesPageSelects), from the grant's statement when they came with it. */
+export async function listMemberSpaces(ctx: Ctx, org: OrganizationGrant, userId: string, query: SpacesQuery) {
+  await memberRole(ctx, org, userId);
+  const self = userId === ctx.caller.userId;
+  const { page, rows, total } = memberSpacesPageSelects(ctx, org.organization.id, org.role, userId, query);
+  const { items, totalCount } = await pageOf(org.attached, 'member_spaces', page, rows, total);
+  return finishPage(items, page.limit, totalCount, (row) => [row.space.id], (row) => ({
     permission: asRole(row.memberRole) ?? 'read',
     space: toSpace(ctx, { ...row.space, ...row.counts }, asRole(self ? row.memberRole : row.callerRole)),
   }));

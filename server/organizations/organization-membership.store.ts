@@ -1,6 +1,6 @@
 // Organizations beyond reading and settings: creation, joining by email domain, the email-domain
 // lookup and link invites.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { organizationOperations } from '../../contract/organizations.js';
 import type { OrganizationGrant } from '../auth/access.js';
@@ -82,13 +82,13 @@ export async function joinOrganization(ctx: Ctx, organizationId: string): Promis
  */
 export async function organizationsForEmailDomain(ctx: Ctx, emailDomain: string): Promise<{ organizations: Organization[] }> {
   const domain = emailDomain.trim().toLowerCase();
-  const [caller] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, ctx.caller.userId));
-  const ownDomain = domainOf(caller.email) === domain;
+  // The caller's email domain as domainOf takes it (after the last `@`, lowercased), read in the same statement.
+  const ownDomain = sql`(SELECT lower(substring(u.email from '[^@]*$')) FROM users u WHERE u.id = ${ctx.caller.userId}) = ${domain}`;
   const rows = await ctx.db
     .select({ organization: organizations, role: members.role, isMember: sql<boolean>`${members.userId} IS NOT NULL` })
     .from(organizations)
     .leftJoin(members, and(eq(members.organizationId, organizations.id), eq(members.userId, ctx.caller.userId)))
-    .where(and(sql`${organizations.emailDomains} @> ${JSON.stringify([domain])}::jsonb`, ownDomain ? undefined : sql`${members.userId} IS NOT NULL`))
+    .where(and(sql`${organizations.emailDomains} @> ${JSON.stringify([domain])}::jsonb`, or(ownDomain, sql`${members.userId} IS NOT NULL`)))
     .orderBy(organizations.id)
     .limit(1000);
   return {

@@ -5,6 +5,7 @@
 // says whether it may set cookies (`site:script:cookies`); the integration's content security policy is
 // merged into the page's (mergeContentSecurityPolicy). Read by the published profile and by the published
 // site's pages. The integrations area owns the tables read here; if they change, this is the one place to adapt.
+import type { AttachedRead } from '../db/attached-select.js';
 import { directQuery, type Db } from '../db/client.js';
 import type { Urls } from '../urls.js';
 import { cspHeader, publishedScriptPath } from '../integrations/integration-view.js';
@@ -77,4 +78,15 @@ export function mergeContentSecurityPolicy(base: string, extra: (string | undefi
 export async function siteScripts(db: Db, siteId: string, urls: Urls): Promise<SiteScript[]> {
   const [row] = await directQuery(db, 'site_scripts', `SELECT ${siteScriptsJsonSql('$1')} AS scripts`, [siteId]);
   return siteScriptsOf(row?.scripts, urls);
+}
+
+/** The scripts of site `siteId` as a read attached to a grant's statement (attached-read.ts): its column `site_scripts`. */
+export function siteScriptsRead(siteId: string): AttachedRead {
+  return { name: 'site_scripts', sql: (first) => `SELECT ${siteScriptsJsonSql(`$${first}`)} AS site_scripts`, params: [siteId] };
+}
+
+/** The scripts of site `siteId`: from the grant's statement (`attached`, its row) when siteScriptsRead came with it, else read now. */
+export async function grantedSiteScripts(db: Db, attached: Record<string, unknown> | undefined, siteId: string, urls: Urls): Promise<SiteScript[]> {
+  if (attached && 'site_scripts' in attached) return siteScriptsOf(attached.site_scripts, urls);
+  return siteScripts(db, siteId, urls);
 }

@@ -4,6 +4,7 @@ import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { OrganizationGrant } from '../auth/access.js';
 import type { AttachedReadOf } from '../auth/attached-read.js';
 import { attachAll, attachSelect, rowsOf } from '../db/attached-select.js';
+import { grantedOrganizationRole } from '../auth/granted-organization-role.js';
 import { spaceRoleOf } from '../auth/grants.js';
 import { asRole } from '../auth/roles.js';
 import { spaceCountFields } from '../change-requests/space-counts.js';
@@ -153,19 +154,6 @@ function siteStructureSelects(ctx: Ctx, organizationId: string, siteId: string, 
     siteSpaceRows: siteSpaceRowsSelect(ctx, siteId),
     spaces: spacesSelect(ctx, orgRole, inArray(spaces.id, published)),
   };
-}
-
-/**
- * The caller's organization role as the access layer grants it, in a form a read attached to the grant can
- * use: an installation acts as an admin (installation-caller.ts); a member has their membership's role,
- * read in SQL as the organization grant reads it (a disabled member has none); undefined for the other
- * callers, whose structure is read after the grant.
- */
-function grantedOrganizationRole(ctx: Ctx, organizationId: string): string | SQL | undefined {
-  const { installation, site, integration } = ctx.caller;
-  if (installation) return 'admin';
-  if (site || integration) return undefined;
-  return sql<string | null>`(SELECT m.role FROM members m WHERE m.organization_id = ${organizationId} AND m.user_id = ${ctx.caller.userId} AND NOT m.disabled)`;
 }
 
 /** The structure of the site of the request, attached to its grant (attached-reads.ts). */

@@ -1,6 +1,6 @@
 // Spaces: creation in the content tree, settings, soft delete and restore. Access to the space itself
 // is checked by the access layer before these run; they apply only the conditional rules.
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { spaceOperations } from '../../contract/spaces.js';
 import { findCollectionGrant, inheritedUnder, memberBasis, spaceRole, type OrganizationGrant, type SpaceGrant } from '../auth/access.js';
@@ -8,7 +8,7 @@ import { asRole, atLeast } from '../auth/roles.js';
 import { memberSees, spaceRoleOnRows } from '../auth/space-reach.js';
 import { countsOfGrant, NEW_SPACE_COUNTS, spaceCountFields } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
-import { keysetPage, listBody, type PageRequest } from '../db/paginate.js';
+import { keysetPageSelects, listBody, readKeysetPage, type PageRequest } from '../db/paginate.js';
 import { spaces } from '../db/schema/index.js';
 import { Forbidden, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -58,16 +58,23 @@ export async function createSpace(ctx: Ctx, org: OrganizationGrant, body: Create
 }
 
 /**
- * The organization's spaces that are not deleted and that the caller can see (docs/permissions.md: a guest
- * only those granted), in creation order, each with the caller's role on it.
+ * The selects of a page of the organization's spaces that are not deleted and that the caller can see
+ * (docs/permissions.md: a guest only those granted), in creation order, each with the caller's role on it,
+ * and of their total: the caller's organization role `orgRole` is given, or read in SQL when
+ * listSpacesInOrganizationById attaches them to its grant (attached-reads.ts).
  */
-export async function listSpacesInOrganization(ctx: Ctx, org: OrganizationGrant, page: PageRequest) {
+export function spacesPageSelects(ctx: Ctx, organizationId: string, orgRole: string | null | SQL, page: PageRequest) {
   // The caller's role on the page's rows, with its chains of collections and grants read once (space-reach.ts).
-  const role = spaceRoleOnRows(org.organization.id, ctx.caller.userId, org.role);
+  const role = spaceRoleOnRows(organizationId, ctx.caller.userId, orgRole);
   // Which spaces the caller sees, set-wise (server/auth/space-reach.ts): the role is computed on the page's
   // rows only, not on every space of the organization for the total.
-  const where = and(eq(spaces.organizationId, org.organization.id), isNull(spaces.deletedAt), memberSees(org.organization.id, ctx.caller.userId, org.role, '"spaces"'));
-  const result = await keysetPage(ctx.db, spaces, where, [spaces.id], page, { role, ...spaceCountFields() });
+  const where = and(eq(spaces.organizationId, organizationId), isNull(spaces.deletedAt), memberSees(organizationId, ctx.caller.userId, orgRole, '"spaces"'));
+  return keysetPageSelects(ctx.db, spaces, where, [spaces.id], page, { role, ...spaceCountFields() });
+}
+
+/** A page of the organization's spaces the caller can see (spacesPageSelects), from the grant's statement when it came with it. */
+export async function listSpacesInOrganization(ctx: Ctx, org: OrganizationGrant, page: PageRequest) {
+  const result = await readKeysetPage(org.attached, 'spaces', spacesPageSelects(ctx, org.organization.id, org.role, page));
   return listBody(result, (row) => toSpace(ctx, row, asRole(row.role)));
 }
 
