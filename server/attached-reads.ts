@@ -5,12 +5,14 @@ import type { OperationId } from '../generated/router.js';
 import { agentInstructionsSelect } from './agent-instructions/agent-instructions.store.js';
 import type { AttachedReadOf } from './auth/attached-read.js';
 import type { Role } from './auth/roles.js';
+import { changeRequestContentAttached, changeRequestLinksAttached } from './change-requests/change-request-attached.js';
 import { spaceListAttached } from './change-requests/change-requests.list.js';
 import { changeRequestViewSelect } from './change-requests/change-requests.store.js';
 import { requestedReviewersAttached, reviewAttached, reviewsAttached } from './change-requests/reviews.store.js';
 import { collectionSpacesPageSelects } from './collections/collections.store.js';
 import { commentAttached, commentsAttached, repliesAttached, replyAttached } from './comments/comments.store.js';
 import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
+import { spaceLinksAttached } from './content/link-reads-attached.js';
 import type { Ctx } from './context.js';
 import { conversationSelect, conversationsPageSelects, issueSelect, issuesPageSelects } from './conversations/conversations.store.js';
 import { attachAll, attachListPage, attachSelect, type ListPageSelects } from './db/attached-select.js';
@@ -63,6 +65,13 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getReusableContentInRevisionById: withoutGit,
   getReusableContentDocumentInRevisionById: withoutGit,
   getDocumentById: documentRevisionAttached,
+  // The link lists: the revision they list the links of, and what else each shows.
+  listSpacePageBacklinks: currentRevisionAttached,
+  listSpaceFileBacklinks: currentRevisionAttached,
+  listSpaceLinks: spaceLinksAttached,
+  listSpacePageLinks: spaceLinksAttached,
+  listChangeRequestPageLinks: changeRequestLinksAttached,
+  listChangeRequestFileBacklinks: changeRequestContentAttached,
   getMemberInOrganizationById: (params, ctx) => attachSelect('member', memberSelect(ctx, params.organizationId, params.userId)),
   getTeamInOrganizationById: (params, ctx) => attachSelect('team', teamSelect(ctx, params.organizationId, params.teamId)),
   listTeamsInOrganizationById: attachPage('teams', teamsPageSelects),

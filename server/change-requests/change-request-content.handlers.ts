@@ -8,12 +8,13 @@ import { loadRevision, type LoadOptions } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
 import type { AppHandlers } from '../handler-types.js';
 import { checkElsewhereLinks } from '../content/elsewhere-refs.js';
-import { findChangeRequest } from './change-requests.store.js';
+import { attachedElsewhere } from '../content/elsewhere-attached.js';
+import { changeRequestOfGrant } from './change-request-attached.js';
 
 /** The latest revision of a change request, with where its pages open in the app. */
 async function changeRequestContent(ctx: Ctx, grant: SpaceGrant, ref: string, options: LoadOptions = {}) {
-  const cr = await findChangeRequest(ctx, grant.row.id, ref);
-  const revision = await loadRevision(ctx.db, cr.revisionId, grant.row.createdAt, options);
+  const { cr, revision: prefetched } = await changeRequestOfGrant(ctx, grant, ref);
+  const revision = await loadRevision(ctx.db, cr.revisionId, grant.row.createdAt, options, prefetched);
   return { where: { spaceId: grant.row.id, appBase: `/s/${grant.row.id}/~/changes/${cr.number}`, links: await fileLinks(ctx, grant.row.id) }, revision, cr };
 }
 
@@ -44,7 +45,12 @@ export const changeRequestContentHandlers = {
   },
   async listChangeRequestPageLinks({ grant, params, query }, ctx) {
     const { revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
-    const links = await checkElsewhereLinks(ctx, grant.row.organizationId, resolverFor(ctx, revision.content).linksOf(findPage(revision.content, params.pageId)));
+    const links = await checkElsewhereLinks(
+      ctx,
+      grant.row.organizationId,
+      resolverFor(ctx, revision.content).linksOf(findPage(revision.content, params.pageId)),
+      attachedElsewhere(grant.attached),
+    );
     // In a change request, the broken links "in the change request" are those of this very list.
     return { status: 200, body: linkList(links, query, links.filter((l) => l.status === 'broken').length) };
   },
