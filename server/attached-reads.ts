@@ -16,6 +16,7 @@ import { spaceLinksAttached } from './content/link-reads-attached.js';
 import type { Ctx } from './context.js';
 import { conversationSelect, conversationsPageSelects, issueSelect, issuesPageSelects } from './conversations/conversations.store.js';
 import { attachAll, attachListPage, attachSelect, type ListPageSelects } from './db/attached-select.js';
+import { metaLinksAttached } from './headless/meta-links.js';
 import { redirectLookupAttached } from './headless/redirect-lookup.js';
 import { memberTeamsPageSelects } from './members/member-lists.js';
 import { memberSelect, membersPageSelects } from './members/members.store.js';
@@ -72,6 +73,7 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   listSpacePageLinks: spaceLinksAttached,
   listChangeRequestPageLinks: changeRequestLinksAttached,
   listChangeRequestFileBacklinks: changeRequestContentAttached,
+  listRevisionPageMetaLinks: metaLinksAttached,
   getMemberInOrganizationById: (params, ctx) => attachSelect('member', memberSelect(ctx, params.organizationId, params.userId)),
   getTeamInOrganizationById: (params, ctx) => attachSelect('team', teamSelect(ctx, params.organizationId, params.teamId)),
   listTeamsInOrganizationById: attachPage('teams', teamsPageSelects),
