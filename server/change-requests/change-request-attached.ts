@@ -8,10 +8,10 @@ import { elsewhereRead } from '../content/elsewhere-attached.js';
 import { attachedRevision, selectedRevisionRead } from '../content/revision-attached.js';
 import type { PrefetchedRevision } from '../content/revisions.store.js';
 import type { Ctx } from '../context.js';
-import { attachAll, attachSelect, rowsOf, selectPart } from '../db/attached-select.js';
+import { attachAll, attachSelect, embedded, rowsOf } from '../db/attached-select.js';
 import { changeRequests } from '../db/schema/index.js';
 import type { ChangeRequestRow } from './change-request-view.js';
-import { changeRequestNotFound, changeRequestRowSelect, refCondition } from './change-requests.store.js';
+import { changeRequestNotFound, changeRequestSelect, refCondition } from './change-requests.store.js';
 
 /** The revision each change request had when last read here: the one to say is held, if still cached. */
 const lastRead = new LRUCache<string, string>({ max: 10_000 });
@@ -23,10 +23,10 @@ const revisionIdSelect = (ctx: Ctx, spaceId: string, ref: string) =>
 
 /** The change request `{changeRequestId}` of the path and its latest revision, with its `git`. */
 const contentReads = (ctx: Ctx, params: Record<string, string>) => [
-  attachSelect('change_request_row', changeRequestRowSelect(ctx, params.spaceId, params.changeRequestId)),
+  attachSelect('change_request_row', changeRequestSelect(ctx, params.spaceId, params.changeRequestId)),
   selectedRevisionRead(
     'change_request_revision',
-    selectPart(revisionIdSelect(ctx, params.spaceId, params.changeRequestId)),
+    embedded(revisionIdSelect(ctx, params.spaceId, params.changeRequestId)),
     lastRead.get(keyOf(params.spaceId, params.changeRequestId)),
     true,
   ),
@@ -40,7 +40,7 @@ export const changeRequestLinksAttached: AttachedReadOf = (params, ctx) =>
   attachAll(
     'change_request_links',
     ...contentReads(ctx, params),
-    elsewhereRead(selectPart(revisionIdSelect(ctx, params.spaceId, params.changeRequestId)), params.pageId),
+    elsewhereRead(embedded(revisionIdSelect(ctx, params.spaceId, params.changeRequestId)), params.pageId),
   );
 
 /**
@@ -48,7 +48,7 @@ export const changeRequestLinksAttached: AttachedReadOf = (params, ctx) =>
  * now) and what the statement read of its revision (for revisions.store.ts `loadRevision`); throws NotFound.
  */
 export async function changeRequestOfGrant(ctx: Ctx, grant: SpaceGrant, ref: string): Promise<{ cr: ChangeRequestRow; revision?: PrefetchedRevision }> {
-  const [cr] = await rowsOf(grant.attached, 'change_request_row', changeRequestRowSelect(ctx, grant.row.id, ref));
+  const [cr] = await rowsOf(grant.attached, 'change_request_row', changeRequestSelect(ctx, grant.row.id, ref));
   if (!cr) throw changeRequestNotFound(ref);
   const revision = attachedRevision(grant);
   if (revision?.exists) lastRead.set(keyOf(grant.row.id, ref), revision.id);

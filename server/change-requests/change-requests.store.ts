@@ -40,17 +40,17 @@ export function changeRequestNotFound(ref: string, field = 'path.changeRequestId
   return new NotFound(`Change request ${ref} (${field}) not found in this space`);
 }
 
-/** The select of the row of the change request `ref` of the space (none when it is not one of the space). */
-export function changeRequestRowSelect(ctx: Ctx, spaceId: string, ref: string) {
-  return ctx.db.select().from(changeRequests).where(refCondition(spaceId, ref));
-}
-
 /** The change request `ref` (an id, or a number within the space) of the space; throws NotFound. */
 export async function findChangeRequest(ctx: Ctx, spaceId: string, ref: string, lock = false, field = 'path.changeRequestId'): Promise<ChangeRequestRow> {
-  const query = changeRequestRowSelect(ctx, spaceId, ref);
+  const query = changeRequestSelect(ctx, spaceId, ref);
   const [row] = lock ? await query.for('update') : await query;
   if (!row) throw changeRequestNotFound(ref, field);
   return row;
+}
+
+/** The select of the row of the change request `ref` of the space (none when it is not one of the space). */
+export function changeRequestSelect(ctx: Ctx, spaceId: string, ref: string) {
+  return ctx.db.select().from(changeRequests).where(refCondition(spaceId, ref));
 }
 
 /** The select of the id of the change request `ref` of the space (none when it is not one of the space). */

@@ -2,9 +2,10 @@
 // of the space's grant (server/auth/attached-read.ts): the ids are those the Documents of the revisions
 // listed refer to, found in the database by the same statement, so the list is one round trip. Every
 // `{kind: 'space'}` and `{kind: 'user'}` object of those Documents is taken, wherever it sits (a node's
-// `data.ref`, a table cell): more than the links hold, never fewer, except for pages still stored as
-// Markdown, whose references exist only once parsed; the checker looks up itself what was not looked up here.
-import type { AttachedRead, SelectPart } from '../db/attached-select.js';
+// `data.ref`, a table cell): more than the links hold, never fewer, except where a page's Document as read
+// differs from the stored JSON (a page still stored as Markdown, a Document upgraded from an older shape);
+// the checker looks up itself any id not looked up here.
+import type { AttachedRead, embedded } from '../db/attached-select.js';
 import type { ElsewhereLookup } from './elsewhere-refs.js';
 
 /**
@@ -39,7 +40,7 @@ const sql = (ids: string, page: string) => `WITH revs AS (SELECT content FROM co
  * The spaces and users the Documents of the revisions `ids` (a select of revision ids, which may name the
  * grant's space row `s`) refer to, of their page `pageId` only when given, looked up.
  */
-export function elsewhereRead(ids: SelectPart, pageId: string | undefined): AttachedRead {
+export function elsewhereRead(ids: ReturnType<typeof embedded>, pageId: string | undefined): AttachedRead {
   const n = ids.params.length;
   return {
     name: `elsewhere_${ids.hash}`,

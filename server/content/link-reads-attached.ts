@@ -2,7 +2,7 @@
 // (server/auth/attached-read.ts): the revision, the open change requests whose broken links they count, and
 // the spaces and users the links of both name (elsewhere-attached.ts).
 import type { AttachedReadOf } from '../auth/attached-read.js';
-import { attachAll, attachSelect, selectPart } from '../db/attached-select.js';
+import { attachAll, attachSelect, embedded } from '../db/attached-select.js';
 import { elsewhereRead } from './elsewhere-attached.js';
 import { currentRevisionAttached } from './revision-attached.js';
 import { openChangeRequestRevisionsSelect } from './space-content.js';
@@ -10,7 +10,7 @@ import { openChangeRequestRevisionsSelect } from './space-content.js';
 /** listSpaceLinks and listSpacePageLinks (the links of the page `{pageId}` only, in both). */
 export const spaceLinksAttached: AttachedReadOf = (params, ctx, query) => {
   const open = openChangeRequestRevisionsSelect(ctx, params.spaceId);
-  const openIds = selectPart(open);
+  const openIds = embedded(open);
   // The space's current revision and theirs.
   const listed = { ...openIds, hash: `current_${openIds.hash}`, sql: (first: number) => `SELECT s.revision_id UNION ALL ${openIds.sql(first)}` };
   return attachAll(

@@ -5,7 +5,7 @@
 import { LRUCache } from 'lru-cache';
 import type { SpaceGrant } from '../auth/access.js';
 import type { AttachedReadOf } from '../auth/attached-read.js';
-import type { AttachedRead, SelectPart } from '../db/attached-select.js';
+import type { AttachedRead, embedded } from '../db/attached-select.js';
 import { cacheStored, isCached } from './content-documents.js';
 import { parseDocumentId } from './document-ids.js';
 import { isRevisionCached, type PrefetchedRevision } from './revisions.store.js';
@@ -43,7 +43,7 @@ function revisionRead(named: string | null, held: string | undefined, git: boole
  * The revision whose id the one-column select `id` answers (a change request's), read as `name`, with its
  * `git` when `git`; `held`: the revision this process last read for it. Read back with `attachedRevision`.
  */
-export function selectedRevisionRead(name: string, id: SelectPart, held: string | undefined, git: boolean): AttachedRead {
+export function selectedRevisionRead(name: string, id: ReturnType<typeof embedded>, held: string | undefined, git: boolean): AttachedRead {
   const n = id.params.length;
   return {
     name: `${name}_${id.hash}`,

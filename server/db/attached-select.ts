@@ -46,35 +46,26 @@ interface SelectInternals {
 /** The column of the grant's row its rows come back in. */
 const columnOf = (name: string) => `${name}_rows`;
 
-/** A select's SQL for a statement it is a part of: its `$n` renumbered from `first`, and its parameters. */
-export interface SelectPart {
-  sql: (first: number) => string;
-  params: unknown[];
-  /** A hash of its text, which varies with the select's shape: for the names of the reads it is part of. */
-  hash: string;
-}
-
-/** `select` as a part of a larger statement (attachSelect; a subquery of an AttachedRead's own SQL). */
-export function selectPart(select: Select): SelectPart {
-  const { sql: text, params } = select.toSQL();
-  return {
-    // Drizzle writes its parameters as $1…$n and nothing else with a `$`.
-    sql: (first) => text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + first - 1}`),
-    params,
-    hash: createHash('sha1').update(text).digest('hex').slice(0, 10),
-  };
-}
-
 /**
  * `select` as the read `name` attached: a statement of its own per text (the name carries a hash of it, as
  * the text varies with the select's shape), the select's `$n` renumbered from `first`.
  */
 export function attachSelect(name: string, select: Select): AttachedRead {
-  const part = selectPart(select);
+  const { hash, sql, params } = embedded(select);
+  return { name: `${name}_${hash}`, sql: (first) => `SELECT json_agg(ROW(x.*)) AS ${columnOf(name)} FROM (${sql(first)}) x`, params };
+}
+
+/**
+ * `select` for a read that places it in SQL of its own: its text with its `$n` renumbered from `first`, its
+ * parameters, and a hash of its text (for the read's name: the text varies with the select's shape).
+ */
+export function embedded(select: Select): { hash: string; sql: (first: number) => string; params: unknown[] } {
+  const { sql: text, params } = select.toSQL();
   return {
-    name: `${name}_${part.hash}`,
-    sql: (first) => `SELECT json_agg(ROW(x.*)) AS ${columnOf(name)} FROM (${part.sql(first)}) x`,
-    params: part.params,
+    hash: createHash('sha1').update(text).digest('hex').slice(0, 10),
+    // Drizzle writes its parameters as $1…$n and nothing else with a `$`.
+    sql: (first) => text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + first - 1}`),
+    params,
   };
 }
 
