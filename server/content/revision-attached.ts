@@ -1,7 +1,8 @@
-// A space's revision read in the statement of the space's grant (server/auth/attached-read.ts), so that a
-// read of content is one round trip. A revision's content never changes once written and is cached in this
-// process by id (revisions.store.ts): the statement sends it only when the process does not hold it, and
-// sends the revision's `git` (mutable) when the operation shows it.
+// A space's revision (its current one, one named, or the one a select answers: a change request's) read in
+// the statement of the space's grant (server/auth/attached-read.ts), so that a read of content is one round
+// trip. A revision's content never changes once written and is cached in this process by id
+// (revisions.store.ts): the statement sends it only when the process does not hold it, and sends the
+// revision's `git` (mutable) when the operation shows it.
 import { LRUCache } from 'lru-cache';
 import type { SpaceGrant } from '../auth/access.js';
 import type { AttachedReadOf } from '../auth/attached-read.js';
