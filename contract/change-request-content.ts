@@ -101,7 +101,7 @@ export const changeRequestContentOperations = operations({
     responses: { 200: { description: 'A page of backlinks.', schema: BacklinkItemList, example: backlinkItemListExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 3,
+    statements: 1,
   },
   getPageInChangeRequestById: {
     method: 'get',
@@ -129,6 +129,6 @@ export const changeRequestContentOperations = operations({
     responses: { 200: { description: 'A page of links, with statistics.', schema: LinkItemList, example: linkItemListExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 4,
+    statements: 1,
   },
 });

@@ -172,7 +172,7 @@ export const contentOperations = operations({
     responses: { 200: { description: 'A page of backlinks.', schema: BacklinkItemList, example: backlinkItemListExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 2,
+    statements: 1,
   },
   getPageById: {
     method: 'get',
@@ -202,7 +202,7 @@ export const contentOperations = operations({
     responses: { 200: { description: 'A page of links, with statistics.', schema: LinkItemList, example: linkItemListExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 5,
+    statements: 1,
   },
   listSpacePageBacklinks: {
     method: 'get',
@@ -216,7 +216,7 @@ export const contentOperations = operations({
     responses: { 200: { description: 'A page of backlinks.', schema: BacklinkItemList, example: backlinkItemListExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 2,
+    statements: 1,
   },
   listSpaceLinks: {
     method: 'get',
@@ -231,6 +231,6 @@ export const contentOperations = operations({
     responses: { 200: { description: 'A page of links, with statistics.', schema: LinkItemList, example: linkItemListExample } },
     errors: [404],
     access: access.space('read'),
-    statements: 5,
+    statements: 1,
   },
 });

@@ -97,7 +97,7 @@ export const headlessReadOperations = operations({
     },
     errors: [404],
     access: access.space('read'),
-    statements: 6,
+    statements: 1,
   },
   searchSiteContent: {
     method: 'post',

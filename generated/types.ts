@@ -865,7 +865,7 @@ export interface paths {
         };
         /**
          * List the backlinks of a file
-         * @description Lists the places in content that refer to a file of the space. 404 when the space or the file does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Lists the places in content that refer to a file of the space. 404 when the space or the file does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listSpaceFileBacklinks"];
         put?: never;
@@ -905,7 +905,7 @@ export interface paths {
         };
         /**
          * List the links of a page
-         * @description Lists the links found in a page of the current revision, with their status (optionally only those with the given `status`), and counts of all and broken links. 404 when the space or the page does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 5 SQL statements per request.
+         * @description Lists the links found in a page of the current revision, with their status (optionally only those with the given `status`), and counts of all and broken links. 404 when the space or the page does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listSpacePageLinks"];
         put?: never;
@@ -925,7 +925,7 @@ export interface paths {
         };
         /**
          * List the backlinks of a page
-         * @description Lists the places in content that link to a page of the space. 404 when the space or the page does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 2 SQL statements per request.
+         * @description Lists the places in content that link to a page of the space. 404 when the space or the page does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listSpacePageBacklinks"];
         put?: never;
@@ -945,7 +945,7 @@ export interface paths {
         };
         /**
          * List the links of a space
-         * @description Lists the links found in the current content of the space, with their status (optionally only those with the given `status`), and counts of all and broken links. 404 when the space does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 5 SQL statements per request.
+         * @description Lists the links found in the current content of the space, with their status (optionally only those with the given `status`), and counts of all and broken links. 404 when the space does not exist. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listSpaceLinks"];
         put?: never;
@@ -1557,7 +1557,7 @@ export interface paths {
         };
         /**
          * List the backlinks of a file in a change request
-         * @description Lists the places in content that refer to a file of the change request content. 404 when the space or the change request does not exist, or the file is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 3 SQL statements per request.
+         * @description Lists the places in content that refer to a file of the change request content. 404 when the space or the change request does not exist, or the file is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listChangeRequestFileBacklinks"];
         put?: never;
@@ -1597,7 +1597,7 @@ export interface paths {
         };
         /**
          * List the links of a page in a change request
-         * @description Lists the links found in a page of the change request content, with their status, and counts of all and broken links. 404 when the space or the change request does not exist, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 4 SQL statements per request.
+         * @description Lists the links found in a page of the change request content, with their status, and counts of all and broken links. 404 when the space or the change request does not exist, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listChangeRequestPageLinks"];
         put?: never;
@@ -2297,7 +2297,7 @@ export interface paths {
         };
         /**
          * List the meta links of a page of a revision
-         * @description Returns the meta links of a page as a renderer puts them in its `<head>`: `alternates`, the same page (by id) in the other spaces of its translations (the space a translation was made from and the result spaces of its translations, not in the trash) at their current revision, that the caller can read. 404 when the space does not exist or the caller cannot read it, the revision is not one of the space's, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 6 SQL statements per request.
+         * @description Returns the meta links of a page as a renderer puts them in its `<head>`: `alternates`, the same page (by id) in the other spaces of its translations (the space a translation was made from and the result spaces of its translations, not in the trash) at their current revision, that the caller can read. 404 when the space does not exist or the caller cannot read it, the revision is not one of the space's, or the page is not in it. Requires the `read` role on the space: the strongest of the level its `defaultLevel` gives organization members (`inherit`: what the enclosing collection gives, or their organization role at the top; `null`: nothing), the role given to the caller, to their teams, and on the collections around it (for a space, when `in-collection`); organization admins have `admin`; guests only what they were given. Without any role, it is not found (404). Budget: at most 1 SQL statement per request.
          */
         get: operations["listRevisionPageMetaLinks"];
         put?: never;

@@ -8,16 +8,19 @@ import type { AttachedReadOf } from './auth/attached-read.js';
 import { grantedOrganizationRole } from './auth/granted-organization-role.js';
 import type { Role } from './auth/roles.js';
 import { changeRequestContentAttached, changeRequestRowAttached } from './change-requests/change-request-content.js';
+import { changeRequestLinksAttached } from './change-requests/change-request-links-attached.js';
 import { organizationListAttached, spaceListAttached } from './change-requests/change-requests.list.js';
 import { changeRequestViewSelect } from './change-requests/change-requests.store.js';
 import { requestedReviewersAttached, reviewAttached, reviewsAttached } from './change-requests/reviews.store.js';
 import { collectionSpacesPageSelects, collectionsPageSelects } from './collections/collections.store.js';
 import { commentAttached, commentsAttached, repliesAttached, replyAttached } from './comments/comments.store.js';
 import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
+import { spaceLinksAttached } from './content/link-reads-attached.js';
 import type { Ctx } from './context.js';
 import { clustersPageSelects, conversationSelect, conversationsPageSelects, issueSelect, issuesPageSelects } from './conversations/conversations.store.js';
 import { attachAll, attachListPage, attachSelect, type ListPageSelects } from './db/attached-select.js';
 import type { PageRequest } from './db/paginate.js';
+import { metaLinksAttached } from './headless/meta-links.js';
 import { redirectLookupAttached } from './headless/redirect-lookup.js';
 import { invitesAttached } from './invites/invite-links.store.js';
 import { memberSpacesPageSelects, memberTeamsPageSelects } from './members/member-lists.js';
@@ -87,6 +90,14 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getReusableContentInRevisionById: withoutGit,
   getReusableContentDocumentInRevisionById: withoutGit,
   getDocumentById: documentRevisionAttached,
+  // The link lists: the revision they list the links of, and what else each shows.
+  listSpacePageBacklinks: currentRevisionAttached,
+  listSpaceFileBacklinks: currentRevisionAttached,
+  listSpaceLinks: spaceLinksAttached,
+  listSpacePageLinks: spaceLinksAttached,
+  listChangeRequestPageLinks: changeRequestLinksAttached,
+  listChangeRequestFileBacklinks: changeRequestContentRead,
+  listRevisionPageMetaLinks: metaLinksAttached,
   getMemberInOrganizationById: (params, ctx) => attachSelect('member', memberSelect(ctx, params.organizationId, params.userId)),
   getTeamInOrganizationById: (params, ctx) => attachSelect('team', teamSelect(ctx, params.organizationId, params.teamId)),
   listTeamsInOrganizationById: attachPage('teams', teamsPageSelects),

@@ -6,12 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { attachAll, attachedRows, attachListPage, attachSelect, pageOf, readAttached } from '../server/db/attached-select.js';
 import { grantedOrganizationRole } from '../server/auth/granted-organization-role.js';
 import { encodeCursor } from '../server/db/cursor.js';
-import { readOrganizationGrant } from '../server/auth/grants.js';
+import { readOrganizationGrant, readSpaceGrant } from '../server/auth/grants.js';
+import { attachedElsewhere, elsewhereRead } from '../server/content/elsewhere-attached.js';
+import { checkElsewhereLinks } from '../server/content/elsewhere-refs.js';
+import type { FoundLink } from '../server/content/links.js';
 import { memberSelect } from '../server/members/members.store.js';
 import { spacesPageSelects } from '../server/spaces/spaces.store.js';
 import { versionSelect } from '../server/openapi/specs.store.js';
 import { teamsPageSelects } from '../server/teams/teams.store.js';
 import { useHarness } from './support/harness.js';
+import { spaceWithPages } from './published-support.js';
 
 const h = useHarness();
 
@@ -100,5 +104,40 @@ describe('attached select', () => {
       // An admin sees both spaces; a guest, granted none, sees none.
       if (role !== 'read') expect(attached).toHaveLength(role === null ? 0 : 2);
     }
+  });
+
+  // elsewhere-attached.ts: the spaces and users a revision's Documents name, looked up as the link checker
+  // looks them up itself (elsewhere-refs.ts `known`), which it still does for an id the statement did not look up.
+  it("looks up the spaces and users a revision's Documents name as the link checker does", async () => {
+    const admin = await h.current.newAdmin();
+    const stranger = await h.current.newAdmin();
+    const ctx = h.current.ctx(admin.userId);
+    const kept = await spaceWithPages(admin, 'Kept', [{ title: 'Start', markdown: 'Here.' }]);
+    const gone = await spaceWithPages(admin, 'Gone', [{ title: 'Start', markdown: 'Trashed.' }]);
+    expect((await admin.api.delete(`/spaces/${gone}`)).status).toBe(204);
+    const text = (t: string) => ({ object: 'text', leaves: [{ object: 'leaf', text: t, marks: [] }] });
+    const ref = (r: object) => ({ object: 'inline', type: 'link', data: { ref: r }, nodes: [text('x')] });
+    const refs = [{ kind: 'space', space: kept }, { kind: 'space', space: gone }, { kind: 'user', user: admin.userId }, { kind: 'user', user: stranger.userId }];
+    const document = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: refs.map(ref) }] };
+    const space = await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Guides' });
+    const cr = await admin.api.post(`/spaces/${space.body.id}/change-requests`);
+    const written = await admin.api.post(`/spaces/${space.body.id}/change-requests/${cr.body.id}/content`, { changes: [{ operation: 'insert_page', title: 'Home', document: { document } }] });
+    expect(written.status, JSON.stringify(written.body)).toBe(200);
+    expect((await admin.api.post(`/spaces/${space.body.id}/change-requests/${cr.body.id}/merge`)).status).toBe(200);
+
+    const current = { sql: () => 'SELECT s.revision_id', params: [], hash: 'current' };
+    const found = await readSpaceGrant(ctx.db, space.body.id, admin.userId, false, elsewhereRead(current, undefined));
+    const lookup = attachedElsewhere(found?.attached);
+    expect(lookup).toEqual({
+      looked: { spaces: new Set([kept, gone]), users: new Set([admin.userId, stranger.userId]) },
+      found: { spaces: new Set([kept]), users: new Set([admin.userId]) },
+    });
+    const links: FoundLink[] = refs.map((target) => ({ from: 'pag_home', relation: 'link', status: 'ok', target: target as FoundLink['target'] }));
+    const checked = await checkElsewhereLinks(ctx, admin.organizationId, links);
+    expect(checked.map((l) => l.status)).toEqual(['ok', 'broken', 'ok', 'broken']);
+    expect(await checkElsewhereLinks(ctx, admin.organizationId, links, lookup)).toEqual(checked);
+    // A lookup that missed an id is not trusted: the checker looks them up itself.
+    const missed = { looked: { spaces: new Set<string>(), users: new Set<string>() }, found: { spaces: new Set<string>(), users: new Set<string>() } };
+    expect(await checkElsewhereLinks(ctx, admin.organizationId, links, missed)).toEqual(checked);
   });
 });

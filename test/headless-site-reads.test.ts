@@ -173,6 +173,13 @@ describe('the site token reads what GitBook\'s renderer reads', () => {
     const resultRevision = (await admin.api.get(`/spaces/${result}/content`)).body.id;
     const fromResult = await admin.api.get(`/spaces/${result}/revisions/${resultRevision}/page/${setup}/meta-links`);
     expect(fromResult.body).toEqual({ alternates: [{ kind: 'page', page: setup, space: source }] });
+    // A guest given the source only does not see the translation; given it too, they do.
+    const guest = await h.current.newMember(admin.organizationId, null);
+    expect((await admin.api.patch(`/spaces/${source}/permissions/users/${guest.userId}`, { role: 'read' })).status).toBe(204);
+    const guestPath = `/spaces/${source}/revisions/${sourceRevision}/page/${setup}/meta-links`;
+    expect((await guest.api.get(guestPath)).body).toEqual({ alternates: [] });
+    expect((await admin.api.patch(`/spaces/${result}/permissions/users/${guest.userId}`, { role: 'read' })).status).toBe(204);
+    expect((await guest.api.get(guestPath)).body).toEqual({ alternates: [{ kind: 'page', page: setup, space: result }] });
     // A site token reads only the alternates of spaces its site publishes.
     const site = await newSite(admin, { title: 'Docs', spaces: [source] });
     const url: string = (await publish(admin, site.id)).urls.published;

@@ -4,6 +4,7 @@ import { backlinkList, linkList, resolverFor } from '../content/link-lists.js';
 import { hydrateSubtree } from '../content/content-documents.js';
 import type { AppHandlers } from '../handler-types.js';
 import { checkElsewhereLinks } from '../content/elsewhere-refs.js';
+import { attachedElsewhere } from '../content/elsewhere-attached.js';
 import { changeRequestContent } from './change-request-content.js';
 
 // The tree, file and one-page reads skip the Documents they do not show (content-documents.ts).
@@ -33,7 +34,12 @@ export const changeRequestContentHandlers = {
   },
   async listChangeRequestPageLinks({ grant, params, query }, ctx) {
     const { revision } = await changeRequestContent(ctx, grant, params.changeRequestId);
-    const links = await checkElsewhereLinks(ctx, grant.row.organizationId, resolverFor(ctx, revision.content).linksOf(findPage(revision.content, params.pageId)));
+    const links = await checkElsewhereLinks(
+      ctx,
+      grant.row.organizationId,
+      resolverFor(ctx, revision.content).linksOf(findPage(revision.content, params.pageId)),
+      attachedElsewhere(grant.attached),
+    );
     // In a change request, the broken links "in the change request" are those of this very list.
     return { status: 200, body: linkList(links, query, links.filter((l) => l.status === 'broken').length) };
   },

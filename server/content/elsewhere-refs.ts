@@ -76,15 +76,27 @@ export async function siteElsewhere(
   return targets;
 }
 
-/** The links with those to spaces and users that resolve to nothing (as the site sees them) marked broken. */
-export async function checkElsewhereLinks(ctx: Ctx, organizationId: string, links: FoundLink[]): Promise<FoundLink[]> {
+/** Spaces and users looked up already (elsewhere-attached.ts): the ids looked up, and those `known` would find. */
+export interface ElsewhereLookup {
+  looked: { spaces: ReadonlySet<string>; users: ReadonlySet<string> };
+  found: { spaces: ReadonlySet<string>; users: ReadonlySet<string> };
+}
+
+const within = (ids: Set<string>, looked: ReadonlySet<string>) => [...ids].every((id) => looked.has(id));
+
+/**
+ * The links with those to spaces and users that resolve to nothing (as the site sees them) marked broken;
+ * `lookup`: what was looked up already, used when it looked up every id the links name.
+ */
+export async function checkElsewhereLinks(ctx: Ctx, organizationId: string, links: FoundLink[], lookup?: ElsewhereLookup): Promise<FoundLink[]> {
   const ids = { spaces: new Set<string>(), users: new Set<string>() };
   for (const { target } of links) {
     if (target.kind === 'space') ids.spaces.add(target.space);
     if (target.kind === 'user') ids.users.add(target.user);
   }
   if (ids.spaces.size === 0 && ids.users.size === 0) return links;
-  const found = await known(ctx.db, organizationId, ids);
+  const looked = lookup && within(ids.spaces, lookup.looked.spaces) && within(ids.users, lookup.looked.users);
+  const found = looked ? lookup.found : await known(ctx.db, organizationId, ids);
   return links.map((link) => {
     const { target } = link;
     const missing = (target.kind === 'space' && !found.spaces.has(target.space)) || (target.kind === 'user' && !found.users.has(target.user));

@@ -2,6 +2,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { SpaceRow } from '../auth/access.js';
 import type { Ctx } from '../context.js';
+import { rowsOf } from '../db/attached-select.js';
 import { changeRequests, contentRevisions } from '../db/schema/index.js';
 import { forReader, tokenVisitor } from './reader-content.js';
 import { fileLinks } from './file-links.js';
@@ -29,13 +30,21 @@ export async function readerView(ctx: Ctx, revision: StoredRevision): Promise<St
   return forReader(ctx, revision);
 }
 
-/** The contents of the open change requests of the space, with their Documents (for their broken-link counts). */
-export async function openChangeRequestContents(ctx: Ctx, spaceId: string): Promise<RevisionContent[]> {
-  const rows = await ctx.db
+/** The select of the revisions of the open change requests of the space (those with a row). */
+export function openChangeRequestRevisionsSelect(ctx: Ctx, spaceId: string) {
+  return ctx.db
     .select({ revisionId: changeRequests.revisionId })
     .from(changeRequests)
     .innerJoin(contentRevisions, eq(contentRevisions.id, changeRequests.revisionId))
     .where(and(eq(changeRequests.spaceId, spaceId), eq(changeRequests.status, 'open')));
+}
+
+/**
+ * The contents of the open change requests of the space, with their Documents (for their broken-link counts);
+ * which they are from the grant's statement when it read them (`attached`: link-reads-attached.ts).
+ */
+export async function openChangeRequestContents(ctx: Ctx, spaceId: string, attached?: Record<string, unknown>): Promise<RevisionContent[]> {
+  const rows = await rowsOf(attached, 'open_change_requests', openChangeRequestRevisionsSelect(ctx, spaceId));
   const contents = await loadContents(ctx.db, rows.map((r) => r.revisionId));
   await ownPages(ctx.db, [...contents.values()]);
   return rows.map((r) => contents.get(r.revisionId)!);

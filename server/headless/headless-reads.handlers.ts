@@ -6,7 +6,7 @@ import { searchSite } from './site-content-search.js';
 
 export const headlessReadHandlers = {
   async listRevisionPageMetaLinks({ grant, params }, ctx) {
-    return { status: 200, body: await pageMetaLinks(ctx, grant.row, params.revisionId, params.pageId) };
+    return { status: 200, body: await pageMetaLinks(ctx, grant, params.revisionId, params.pageId) };
   },
   async searchSiteContent({ grant, params, body, query }, ctx) {
     return { status: 200, body: await searchSite(ctx, grant.organization.id, params.siteId, body, query) };
