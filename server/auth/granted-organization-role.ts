@@ -5,14 +5,16 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 
 /**
- * An installation acts as an admin; a member has their membership's role, read in SQL as the organization
- * grant reads it (a disabled member has none; a guest's is null); undefined for the other callers (a site's
- * token, an integration's own), whose access is checked otherwise and whose reads are not attached.
+ * An installation acts as an admin; a site's token reads with the `read` role (site-token-caller.ts); a member
+ * has their membership's role, read in SQL as the organization grant reads it (a disabled member has none; a
+ * guest's is null); undefined for an integration's own token, whose access is checked otherwise and whose
+ * reads are not attached.
  */
-export function grantedOrganizationRole(ctx: Ctx, organizationId: string): 'admin' | SQL<string | null> | undefined {
+export function grantedOrganizationRole(ctx: Ctx, organizationId: string): 'admin' | 'read' | SQL<string | null> | undefined {
   const { installation, site, integration } = ctx.caller;
   if (installation) return 'admin';
-  if (site || integration) return undefined;
+  if (site) return 'read';
+  if (integration) return undefined;
   return sql<string | null>`(SELECT m.role FROM members m WHERE m.organization_id = ${organizationId} AND m.user_id = ${ctx.caller.userId} AND NOT m.disabled)`;
 }
 
