@@ -10,8 +10,8 @@
 // active (a host's own instrumentation, when it has a context manager).
 //
 // Cost: a request is sampled before anything of OpenTelemetry is made for it (sampledBy): an unsampled one
-// gets no span, no id, no attribute, no context, no listener, and its statements find no context and do
-// nothing more. A sampled request's span names and attributes, and its statements' (by SQL text), are
+// gets no span, no id, no attribute, no listener, and an empty request context, and its statements find no
+// span and do nothing more. A sampled request's span names and attributes, and its statements' (by SQL text), are
 // built once and reused; ended spans go to the exporter in batches.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
@@ -137,8 +137,8 @@ export function startTracing(settings: TraceSettings): Tracing {
   });
   const tracer = provider.getTracer('docs-workspace-api');
   const propagator = new W3CTraceContextPropagator();
-  /** The context of the request being served (its span), for the statements sent on its behalf. */
-  const requestContext = new AsyncLocalStorage<Context>();
+  /** The context of the request being served (its span; none when unsampled), for the statements sent on its behalf. */
+  const requestContext = new AsyncLocalStorage<Context | undefined>();
 
   /** A route's span name and attributes (routes are the pipeline's own objects, one per operation). */
   const routeSpans = new WeakMap<TracedRoute, StatementSpan>();
@@ -158,8 +158,12 @@ export function startTracing(settings: TraceSettings): Tracing {
     serve(req: IncomingMessage, res, route, serve) {
       // No header, no parsing: the parent is the active context (ROOT_CONTEXT without a host's context manager).
       const parent = req.headers.traceparent === undefined ? context.active() : propagator.extract(context.active(), req.headers, defaultTextMapGetter);
-      // An unsampled request costs its sampling decision only: no span, no listener, no context, and so no statement spans.
-      if (!sampled(parent, route?.template ?? '')) return serve();
+      // An unsampled request costs its sampling decision only: no span, no listener, and an empty context, so no
+      // statement spans. It still runs in the request context (holding nothing): were only sampled requests run
+      // in one, the async context frame would appear on a few requests and vanish on the rest, and V8's
+      // optimized code on the request path, deoptimized each time it appeared, cost every request: 1 % sampled
+      // took 15–20 % of a cached read's throughput, none with every request run so (docs/benchmarks.md).
+      if (!sampled(parent, route?.template ?? '')) return requestContext.run(undefined, serve);
       const method = req.method && KNOWN_METHODS.has(req.method) ? req.method : '_OTHER';
       const { name, attributes } = routeSpan(method, route);
       const span: Span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
