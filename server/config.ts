@@ -28,8 +28,8 @@ const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'si
 
 /**
  * The share of root requests traced unless OTEL_TRACES_SAMPLER_ARG says: one in a hundred. A sampled request
- * costs the OpenTelemetry SDK's spans and their export, 10–30 µs of CPU, about a cached read's whole cost;
- * at one in a hundred that is under 2 % of the cheapest request's CPU (docs/benchmarks.md, issue 52 item 5).
+ * costs the OpenTelemetry SDK's spans and their export, 10–30 µs of CPU, about a cached read's whole cost, so
+ * the share traced is most of what traces cost (docs/decisions.md; measured in docs/benchmarks.md, issue 52 item 5).
  */
 export const DEFAULT_TRACE_SAMPLE_RATIO = 0.01;
 
