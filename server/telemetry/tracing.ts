@@ -159,10 +159,10 @@ export function startTracing(settings: TraceSettings): Tracing {
       // No header, no parsing: the parent is the active context (ROOT_CONTEXT without a host's context manager).
       const parent = req.headers.traceparent === undefined ? context.active() : propagator.extract(context.active(), req.headers, defaultTextMapGetter);
       // An unsampled request costs its sampling decision only: no span, no listener, and an empty context, so no
-      // statement spans. It still runs in the request context (holding nothing): were only sampled requests run
-      // in one, the async context frame would appear on a few requests and vanish on the rest, and V8's
-      // optimized code on the request path, deoptimized each time it appeared, cost every request: 1 % sampled
-      // took 15–20 % of a cached read's throughput, none with every request run so (docs/benchmarks.md).
+      // statement spans. It still runs in the request context (holding nothing): when only sampled requests ran
+      // in one, the async context frame appeared on a few requests and vanished on the rest, and that cost every
+      // request (1 % sampled took 15–20 % of a cached read's throughput, none once every request ran so, nor
+      // under the profiler: most likely optimized code on the request path deoptimized; docs/benchmarks.md).
       if (!sampled(parent, route?.template ?? '')) return requestContext.run(undefined, serve);
       const method = req.method && KNOWN_METHODS.has(req.method) ? req.method : '_OTHER';
       const { name, attributes } = routeSpan(method, route);
