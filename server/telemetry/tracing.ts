@@ -161,8 +161,8 @@ export function startTracing(settings: TraceSettings): Tracing {
       // An unsampled request costs its sampling decision only: no span, no listener, and an empty context, so no
       // statement spans. It still runs in the request context (holding nothing): when only sampled requests ran
       // in one, the async context frame appeared on a few requests and vanished on the rest, and that cost every
-      // request (1 % sampled took 15–20 % of a cached read's throughput, none once every request ran so, nor
-      // under the profiler: most likely optimized code on the request path deoptimized; docs/benchmarks.md).
+      // request (1 % sampled took 15–20 % of a cached read's throughput, none once every request ran so;
+      // why is not known: the profiler hides it, and V8 shows no deoptimization loop; docs/benchmarks.md).
       if (!sampled(parent, route?.template ?? '')) return requestContext.run(undefined, serve);
       const method = req.method && KNOWN_METHODS.has(req.method) ? req.method : '_OTHER';
       const { name, attributes } = routeSpan(method, route);
