@@ -9,7 +9,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { SMTPServer } from 'smtp-server';
 import request from 'supertest';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createApp } from '../server/app.js';
 import { samlProviders, ssoCreatedUsers } from '../server/db/schema/index.js';
 import { createUser } from '../server/auth/bootstrap.js';
@@ -168,11 +168,12 @@ describe('invitations by email', () => {
   });
 
   it('keeps the invite and its link when the mail server fails, and never logs the secret', async () => {
-    // A port nothing listens on.
-    const closed = createNetServer();
+    // A mail server that hangs up on every connection. (A port closed again after listening could be taken
+    // by another test's server meanwhile, which would leave the mail waiting for a greeting.)
+    const closed = createNetServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    onTestFinished(() => new Promise<void>((resolve) => closed.close(() => resolve())));
     process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
 
     const lines: string[] = [];
