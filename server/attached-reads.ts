@@ -14,7 +14,7 @@ import { changeRequestViewSelect } from './change-requests/change-requests.store
 import { requestedReviewersAttached, reviewAttached, reviewsAttached } from './change-requests/reviews.store.js';
 import { collectionSpacesPageSelects, collectionsPageSelects } from './collections/collections.store.js';
 import { commentAttached, commentsAttached, repliesAttached, replyAttached } from './comments/comments.store.js';
-import { currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
+import { currentPageAttached, currentRevisionAttached, documentRevisionAttached, namedRevisionAttached } from './content/revision-attached.js';
 import { spaceLinksAttached } from './content/link-reads-attached.js';
 import type { Ctx } from './context.js';
 import { clustersPageSelects, conversationSelect, conversationsPageSelects, issueSelect, issuesPageSelects } from './conversations/conversations.store.js';
@@ -78,7 +78,7 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   listPages: currentRevisionAttached,
   listFiles: currentRevisionAttached,
   getFileById: currentRevisionAttached,
-  getPageById: currentRevisionAttached,
+  getPageById: currentPageAttached,
   getPageByPath: currentRevisionAttached,
   getRevisionById: withGit,
   listPagesInRevisionById: withGit,

@@ -5,7 +5,7 @@
 // have a condition reads every page's Document (space-content.ts `readerView`). On either storage.
 import { describe, expect, it } from 'vitest';
 import { readSpaceGrant } from '../server/auth/grants.js';
-import { currentRevisionAttached, namedRevisionAttached } from '../server/content/revision-attached.js';
+import { currentPageAttached, currentRevisionAttached, namedRevisionAttached } from '../server/content/revision-attached.js';
 import { forgetRevision, loadRevision } from '../server/content/revisions.store.js';
 import { mergeChanges, ok } from './support/content-writes.js';
 import { useHarness, type Account } from './support/harness.js';
@@ -42,6 +42,20 @@ describe('revision attached', () => {
     };
     expect(await attachedDocuments('page')).toEqual([hashes.parent]);
     expect(await attachedDocuments('subtree')).toEqual([hashes.parent, hashes.child].sort());
+  });
+
+  it("finds the subtree's Documents of the current revision's page for a read of the page by id", async () => {
+    const admin = await h.current.newAdmin();
+    const { spaceId, revisionId, parent, hashes } = await spaceWithSubpage(admin);
+    const ctx = h.current.ctx(admin.userId);
+    forgetRevision(revisionId);
+    const read = currentPageAttached({ spaceId, pageId: parent }, ctx, {})!;
+    const attached = (await readSpaceGrant(ctx.db, spaceId, admin.userId, false, read))!.attached!;
+    expect(attached.rev_looked).toBe(revisionId);
+    expect(((attached.rev_documents as [string, string][] | null) ?? []).map(([hash]) => hash).sort()).toEqual([hashes.parent, hashes.child].sort());
+    // And the read answers the subtree from them.
+    const page = await ok(admin.api.get(`/spaces/${spaceId}/content/page/${parent}`));
+    expect(page.pages.map((p: { title: string }) => p.title)).toEqual(['Child']);
   });
 
   it('sends neither the content nor the Documents of a revision this process holds with them', async () => {

@@ -61,6 +61,13 @@ function revisionRead(named: string | null, held: string | undefined, git: boole
 export const currentRevisionAttached: AttachedReadOf = (params, ctx) =>
   revisionRead(null, lastCurrent.get(params.spaceId), true, tokenVisitor(ctx) && { which: 'reader' });
 
+/**
+ * The space's current revision, with its `git`, and the Documents of the page `{pageId}` and of every page
+ * under it (getPageById shows the subtree); a site token's reader's, as currentRevisionAttached reads them.
+ */
+export const currentPageAttached: AttachedReadOf = (params, ctx) =>
+  revisionRead(null, lastCurrent.get(params.spaceId), true, tokenVisitor(ctx) ? { which: 'reader' } : { pageId: params.pageId, which: 'subtree' });
+
 /** The current revision of the space `spaceId`, without its `git`: its content only. */
 export const currentContentAttached = (spaceId: string): AttachedRead => revisionRead(null, lastCurrent.get(spaceId), false);
 
