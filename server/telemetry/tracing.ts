@@ -12,7 +12,8 @@
 // Cost: a request is sampled before anything of OpenTelemetry is made for it (sampledBy): an unsampled one
 // gets no span, no id, no attribute, no listener, and an empty request context, and its statements find no
 // span and do nothing more. A sampled request's span names and attributes, and its statements' (by SQL text), are
-// built once and reused; ended spans go to the exporter in batches.
+// built once and reused; ended spans go to the exporter in batches, which sends them from a thread of its own
+// (threaded-span-exporter.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
 import {
@@ -27,7 +28,6 @@ import {
   type Span,
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
@@ -57,6 +57,7 @@ import type { QueryTracer } from '../db/query-trace.js';
 import type { RequestTracer } from '../http/request-trace.js';
 import type { TracedRoute } from '../http/request-trace.js';
 import { statementSpanName, summarizeStatement, type StatementSummary } from './statement-summary.js';
+import { ThreadedSpanExporter } from './threaded-span-exporter.js';
 
 export interface Tracing {
   requests: RequestTracer;
@@ -130,7 +131,7 @@ export function startTracing(settings: TraceSettings): Tracing {
     sampler: new AlwaysOnSampler(),
     spanProcessors: [
       new BatchSpanProcessor({
-        exporter: new OTLPTraceExporter({ url: settings.url, headers: settings.headers }),
+        exporter: new ThreadedSpanExporter({ url: settings.url, headers: settings.headers }),
         scheduledDelayMillis: settings.scheduleDelayMs,
       }),
     ],
