@@ -29,8 +29,9 @@ function countingApp() {
     },
   });
   /** The answer's status, its JSON text and the statements it sent. */
-  return async (account: Account, path: string, query: Record<string, string | number>) => {
+  return async (account: Account, path: string, request: { query: string; page?: string; limit?: number }) => {
     seen.statements = undefined;
+    const query = Object.fromEntries(Object.entries(request).filter(([, value]) => value !== undefined)) as Record<string, string | number>;
     const res = await send(app, 'get', `/v1${path}`, { token: account.token, query });
     return { status: res.status, text: JSON.stringify(res.body), statements: seen.statements };
   };
