@@ -94,6 +94,15 @@ const RevisionReusableParams = RevisionParams.extend({ reusableContentId: Reusab
 const base = '/spaces/{spaceId}/revisions/{revisionId}';
 const notFound = '404 when the space does not exist or the caller cannot read it, or the revision is not one of the space\'s';
 
+/**
+ * What `dereferenced=true` costs a page read: each other space is checked and read on its own, as a request to
+ * it would be (docs/headless-reads.md), so the statement budget is that of a read expanding the most spaces.
+ */
+const otherSpacesCost =
+  'Without `dereferenced=true`, or when the page includes no content of another space, the read is one SQL statement; ' +
+  'with it, each other space its included contents name (10 at most) costs one more: the caller\'s access to it is ' +
+  'checked, and its current content read, on their own.';
+
 const pageFormats =
   'The content comes in the requested `format` (`document` by default, `markdown`); `format.markdown.refs` chooses how ' +
   'Markdown writes references; `dereferenced` expands references (reusable contents) and `evaluated` evaluates expressions ' +
@@ -133,13 +142,14 @@ export const revisionOperations = operations({
     path: `${base}/page/{pageId}`,
     tag: 'content',
     summary: 'Get a page of a revision',
-    description: `Returns a page of a revision of the space, with its child pages. ${pageFormats} ${notFound}, or the page is not in it.`,
+    description: `Returns a page of a revision of the space, with its child pages. ${pageFormats} ${notFound}, or the page is not in it. ${otherSpacesCost}`,
     params: RevisionPageParams,
     query: z.object(pageReadQuery),
     responses: { 200: { description: 'The page.', schema: RevisionPage, example: revisionPageExample } },
     errors: [400, 404],
     access: access.space('read'),
-    statements: 2,
+    // One, and one per other space `dereferenced=true` expands (otherSpacesCost).
+    statements: 11,
   },
   getPageDocumentInRevisionById: {
     method: 'get',
@@ -149,13 +159,14 @@ export const revisionOperations = operations({
     description:
       'Returns the content of a page of a revision as a document (its blocks with their keys). `dereferenced` ' +
       `expands reusable contents; \`evaluated\` evaluates expressions and \`if\` blocks for the reader. ${notFound}, ` +
-      'or the page is not in it or is a group (a group has no content).',
+      `or the page is not in it or is a group (a group has no content). ${otherSpacesCost}`,
     params: RevisionPageParams,
     query: z.object(documentQuery),
     responses: { 200: { description: 'The document of the page.', schema: Document, example: documentExample } },
     errors: [400, 404],
     access: access.space('read'),
-    statements: 2,
+    // One, and one per other space `dereferenced=true` expands (otherSpacesCost).
+    statements: 11,
   },
   getPageInRevisionByPath: {
     method: 'get',

@@ -27,6 +27,8 @@ import { memberSpacesPageSelects, memberTeamsPageSelects } from './members/membe
 import { memberSelect, membersPageSelects } from './members/members.store.js';
 import { specSelect, specsPageSelects, versionSelect, versionsPageSelects } from './openapi/specs.store.js';
 import { aggregatePageSelects, siteTargetSelect, teamGrantsPageSelects, userGrantsPageSelects } from './permissions/grants.store.js';
+import { organizationSearchRead, spaceSearchRead } from './search/search.js';
+import type { SearchRequest } from './search/search-attached.js';
 import { publishedSiteAttached } from './sites/published.js';
 import { siteWithSignerSelect } from './sites/publishing-auth.js';
 import { siteWithSiteSpaceSelect } from './sites/site-space-customization.js';
@@ -223,6 +225,9 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
     query.page === undefined ? changeRequestRowAttached(ctx, params.spaceId, params.changeRequestId) : changeRequestContentRead(params, ctx, query),
   // The organization's spaces and collections, each with the caller's role on it.
   listSpacesInOrganizationById: attachPageWithRole('spaces', spacesPageSelects),
+  // The searches: the organization's for a member; the space's when its index is current.
+  searchOrganizationContent: (_params, ctx, query) => organizationSearchRead(ctx, query as unknown as SearchRequest),
+  searchSpaceContent: (_params, _ctx, query) => spaceSearchRead(query as unknown as SearchRequest),
   listCollectionsInOrganizationById: attachPageWithRole('collections', (ctx, organizationId, orgRole, query: { nested: boolean } & PageRequest) =>
     collectionsPageSelects(ctx, organizationId, orgRole, query.nested, query)),
 };

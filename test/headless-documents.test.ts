@@ -118,6 +118,70 @@ describe('document reads for their reader', () => {
     expect(markdown.markdown).toContain('Legal words.');
   });
 
+  // Which other spaces a read expands is decided per space by the caller's own access to it (the role rule
+  // of docs/permissions.md), at every level of inclusion: pinned for both page reads of a revision.
+  it('dereferenced=true expands another space only for a caller who may read it, at every level', async () => {
+    const { admin, shared, space } = await world();
+    // Shared's "Wrapper" includes the content of "Deep", a third space: Deep is reached through Shared.
+    const deep = await ok(admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Deep' }), 201);
+    const { reusableContents: [deepCreated] } = await merge(admin, deep.id, [{ operation: 'insert_reusable_content', title: 'Fine print', document: { markdown: 'Deep words.' } }]);
+    const { reusableContents: [wrapper] } = await merge(admin, shared, [
+      {
+        operation: 'insert_reusable_content',
+        title: 'Wrapper',
+        document: { document: { object: 'document', data: {}, nodes: [paragraph(text('Wrapper words.')), include(deepCreated.reusableContent, deep.id)] } },
+      },
+    ]);
+    const legal = (await ok(admin.api.get(`/spaces/${shared}/content`))).reusableContents.find((r: { title: string }) => r.title === 'Legal');
+    const wrapped = await merge(admin, space, [
+      {
+        operation: 'insert_page',
+        title: 'Nested',
+        slug: 'nested',
+        document: { document: { object: 'document', data: {}, nodes: [include(legal.id, shared), include(wrapper.reusableContent, shared)] } },
+      },
+    ]);
+    const nestedPage = wrapped.changes[0].page.id as string;
+    const current = (await ok(admin.api.get(`/spaces/${space}/content`))).id as string;
+    const reads = (pageId: string) => [`/spaces/${space}/revisions/${current}/page/${pageId}/document`, `/spaces/${space}/revisions/${current}/page/${pageId}`];
+    const expanded = async (who: Account, pageId: string) => {
+      const found: string[][] = [];
+      for (const path of reads(pageId)) {
+        const res = await who.api.get(path, { dereferenced: 'true' });
+        expect(res.status, path).toBe(200);
+        const doc = path.endsWith('/document') ? res.body : res.body.document;
+        found.push(['Legal words.', 'Wrapper words.', 'Deep words.'].filter((w) => words(doc).includes(w)));
+      }
+      // Both reads expand the same.
+      expect(found[1]).toEqual(found[0]);
+      return found[0];
+    };
+    expect(await expanded(admin, nestedPage)).toEqual(['Legal words.', 'Wrapper words.', 'Deep words.']);
+    // Shared and Deep closed to members: a reader of the organization sees their blocks as references.
+    for (const id of [shared, deep.id]) expect((await admin.api.patch(`/spaces/${id}`, { defaultLevel: null })).status).toBe(200);
+    const reader = await h.current.newMember(admin.organizationId, 'read');
+    expect(await expanded(reader, nestedPage)).toEqual([]);
+    // Granted Shared alone: its contents expand, Deep's inside them stays a reference.
+    expect((await admin.api.post(`/spaces/${shared}/permissions`, { role: 'read', users: [reader.userId] })).status).toBe(204);
+    expect(await expanded(reader, nestedPage)).toEqual(['Legal words.', 'Wrapper words.']);
+    // A guest given Guides, then Deep: Deep is reached only through Shared, which they cannot read; then Shared too.
+    const guest = await h.current.newMember(admin.organizationId, null);
+    expect((await admin.api.post(`/spaces/${space}/permissions`, { role: 'read', users: [guest.userId] })).status).toBe(204);
+    expect(await expanded(guest, nestedPage)).toEqual([]);
+    expect((await admin.api.post(`/spaces/${deep.id}/permissions`, { role: 'read', users: [guest.userId] })).status).toBe(204);
+    expect(await expanded(guest, nestedPage)).toEqual([]);
+    expect((await admin.api.post(`/spaces/${shared}/permissions`, { role: 'read', users: [guest.userId] })).status).toBe(204);
+    expect(await expanded(guest, nestedPage)).toEqual(['Legal words.', 'Wrapper words.', 'Deep words.']);
+    // A deleted space is not read.
+    expect((await admin.api.delete(`/spaces/${deep.id}`)).status).toBe(204);
+    expect(await expanded(admin, nestedPage)).toEqual(['Legal words.', 'Wrapper words.']);
+    expect(await expanded(guest, nestedPage)).toEqual(['Legal words.', 'Wrapper words.']);
+    // An admin of another organization who is a reader of this one reads as that reader.
+    const outsider = await h.current.newAdmin();
+    await h.current.addMembership(admin.organizationId, outsider.userId, 'read');
+    expect(await expanded(outsider, nestedPage)).toEqual([]);
+  });
+
   it('through a site token: the visitor\'s claims are evaluated, and a space the site does not publish is not expanded', async () => {
     const { admin, space, base } = await world();
     const site = await newSite(admin, { title: 'Docs', spaces: [space] });

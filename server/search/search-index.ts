@@ -92,6 +92,15 @@ export async function ensureSpaceIndexed(ctx: Ctx, spaceId: string, knownRevisio
   indexedHere.set(spaceId, row.revisionId);
 }
 
+/**
+ * Brings the index of a space its grant's statement found behind `knownRevision` (search-attached.ts) up
+ * to date, without asking again.
+ */
+export async function catchUpBehind(ctx: Ctx, spaceId: string, knownRevision: string): Promise<void> {
+  await catchUp(ctx, spaceId);
+  indexedHere.set(spaceId, knownRevision);
+}
+
 async function catchUp(ctx: Ctx, spaceId: string): Promise<void> {
   await ctx.transaction((tx) => catchUpWithin(tx, spaceId));
 }

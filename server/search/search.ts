@@ -8,7 +8,15 @@ import type { Ctx } from '../context.js';
 import { directQuery } from '../db/client.js';
 import { decodeIdCursor, encodeCursor, invalidCursor } from '../db/cursor.js';
 import { excerpt, queryWords } from './excerpt.js';
-import { ensureSpaceIndexed } from './search-index.js';
+import {
+  attachedOrganizationRows,
+  attachedSpaceSearch,
+  organizationSearchAttached,
+  spaceSearchAttached,
+  type SearchRequest,
+  type SearchWindow,
+} from './search-attached.js';
+import { catchUpBehind, ensureSpaceIndexed } from './search-index.js';
 
 type SearchSpaceResult = components['schemas']['SearchSpaceResult'];
 
@@ -21,6 +29,15 @@ function offsetOf(page: string | undefined): number {
   const key = decodeIdCursor(page);
   if (!/^\d{1,10}$/.test(key)) throw invalidCursor();
   return Number(key) + 1;
+}
+
+/** Where the answer to `request` starts and how much it holds; undefined when its `page` is not a cursor of ours (the handler answers 400). */
+function windowOf(request: PageRequest): SearchWindow | undefined {
+  try {
+    return { offset: offsetOf(request.page), limit: request.limit ?? 100 };
+  } catch {
+    return undefined;
+  }
 }
 
 interface Row {
@@ -52,26 +69,47 @@ export const RANK_FULL_TEXT_UP_TO = 200;
 /**
  * The pages of the space matching `query` at positions [offset, offset + limit) of their ranking, with
  * their total number. The query itself is the database function `search_content` (migrations 0017, 0022,
- * 0056), which each connection plans once.
+ * 0056), which each connection plans once. `attached`: the grant's row, which carries the search when the
+ * space's index was current (spaceSearchRead).
  */
-async function spaceRows(ctx: Ctx, space: { id: string; revisionId: string }, query: string, offset: number, limit: number): Promise<{ rows: Row[]; total: number }> {
+async function spaceRows(
+  ctx: Ctx,
+  space: { id: string; revisionId: string },
+  query: string,
+  offset: number,
+  limit: number,
+  attached?: Record<string, unknown>,
+): Promise<{ rows: Row[]; total: number }> {
   // A space searched directly is brought up to date here, so its reader never sees a page of results older
   // than the content they just read. The organization search catches up nothing: it searches what is
   // indexed, and each write of content queues the catch-up of its space (index.job.ts), so a space's latest
   // change is found there once that job has run, a few seconds after the write; until then the space is
   // searched at the revision last indexed. A sweep (index.job.ts) queues the catch-up of any space still
   // behind, e.g. indexed only by searches before these jobs existed.
-  await ensureSpaceIndexed(ctx, space.id, space.revisionId);
-  const rows = (await directQuery(
-    ctx.db,
-    'search_content',
-    'SELECT * FROM search_content($1, $2, NULL, $3::integer, $4::integer, $5::integer, NULL)',
-    // Numbers as text: PGlite's prepared statements take text parameters only (server/db/client.ts).
-    [query, space.id, String(offset), String(limit), String(RANK_FULL_TEXT_UP_TO)],
-  )) as unknown as Row[];
+  const searched = attachedSpaceSearch(attached);
+  if (searched === 'behind') await catchUpBehind(ctx, space.id, space.revisionId);
+  else if (searched === undefined) await ensureSpaceIndexed(ctx, space.id, space.revisionId);
+  const rows =
+    searched !== undefined && searched !== 'behind'
+      ? (searched.rows as unknown as Row[])
+      : ((await directQuery(
+          ctx.db,
+          'search_content',
+          'SELECT * FROM search_content($1, $2, NULL, $3::integer, $4::integer, $5::integer, NULL)',
+          // Numbers as text: PGlite's prepared statements take text parameters only (server/db/client.ts).
+          [query, space.id, String(offset), String(limit), String(RANK_FULL_TEXT_UP_TO)],
+        )) as unknown as Row[]);
   // No match, or past the last result: the one row carries the total alone (no page).
   const total = rows.length > 0 ? Number(rows[0].total) : 0;
   return { rows: rows.filter((row) => row.page_id !== null), total };
+}
+
+/**
+ * The space search of `request` as its grant's statement reads it (search-attached.ts): the check that
+ * the space's index is current, and the search when it is.
+ */
+export function spaceSearchRead(request: SearchRequest) {
+  return spaceSearchAttached(windowOf(request), request, RANK_FULL_TEXT_UP_TO);
 }
 
 /**
@@ -89,15 +127,25 @@ type OrganizationRow = Omit<Row, 'total'> & { spaces: number | string; more: boo
  * position `offset` on: at most `limit` spaces and ORGANIZATION_SEARCH_PAGES pages. With the number of
  * matching spaces and whether more matches follow. The database function `search_organization_content`
  * (migrations 0056 and 0058: when a query of plain words may match more than RANK_FULL_TEXT_UP_TO pages, it
- * walks the order and stops early, and the number is of the spaces holding every word of it).
+ * walks the order and stops early, and the number is of the spaces holding every word of it). `attached`:
+ * the grant's row, which carries them for a member (organizationSearchRead).
  */
-async function organizationRows(ctx: Ctx, organizationId: string, userId: string | null, query: string, offset: number, limit: number) {
-  const rows = (await directQuery(
-    ctx.db,
-    'search_organization_content',
-    'SELECT * FROM search_organization_content($1, $2, $3, $4::integer, $5::integer, $6::integer, $7::integer)',
-    [query, organizationId, userId, String(offset), String(limit), String(ORGANIZATION_SEARCH_PAGES), String(RANK_FULL_TEXT_UP_TO)],
-  )) as unknown as OrganizationRow[];
+async function organizationRows(
+  ctx: Ctx,
+  organizationId: string,
+  userId: string | null,
+  query: string,
+  offset: number,
+  limit: number,
+  attached?: Record<string, unknown>,
+) {
+  const rows = (attachedOrganizationRows(attached) ??
+    (await directQuery(
+      ctx.db,
+      'search_organization_content',
+      'SELECT * FROM search_organization_content($1, $2, $3, $4::integer, $5::integer, $6::integer, $7::integer)',
+      [query, organizationId, userId, String(offset), String(limit), String(ORGANIZATION_SEARCH_PAGES), String(RANK_FULL_TEXT_UP_TO)],
+    ))) as unknown as OrganizationRow[];
   const spaces = rows.length > 0 ? Number(rows[0].spaces) : 0;
   const more = rows.length > 0 && rows[0].more;
   return { rows: rows.filter((row) => row.page_id !== null), spaces, more };
@@ -148,10 +196,17 @@ function envelope<I>(items: I[], total: number, offset: number, limit: number) {
  * A page of the pages of the space matching `query`, best first, each with its matching sections; their
  * excerpts mark the matching words `<b>…</b>` unless `options.marks` is false (excerpt.ts).
  */
-export async function searchSpace(ctx: Ctx, space: { id: string; revisionId: string }, query: string, request: PageRequest, options: { marks?: boolean } = {}) {
+export async function searchSpace(
+  ctx: Ctx,
+  space: { id: string; revisionId: string },
+  query: string,
+  request: PageRequest,
+  options: { marks?: boolean } = {},
+  attached?: Record<string, unknown>,
+) {
   const offset = offsetOf(request.page);
   const limit = request.limit ?? 100;
-  const { rows, total } = await spaceRows(ctx, space, query, offset, limit);
+  const { rows, total } = await spaceRows(ctx, space, query, offset, limit, attached);
   return envelope(resultsOf(ctx, rows, offset, options.marks ?? true).map((r) => r.result), total, offset, limit);
 }
 
@@ -162,10 +217,17 @@ export async function searchSpace(ctx: Ctx, space: { id: string; revisionId: str
  * `next` cursor goes on from the last page answered, so a space cut by the bound comes again at the start
  * of the next answer with its following pages. `count` is the number of matching spaces.
  */
-export async function searchOrganization(ctx: Ctx, organizationId: string, userId: string | null, query: string, request: PageRequest) {
+export async function searchOrganization(
+  ctx: Ctx,
+  organizationId: string,
+  userId: string | null,
+  query: string,
+  request: PageRequest,
+  attached?: Record<string, unknown>,
+) {
   const offset = offsetOf(request.page);
   const limit = request.limit ?? 100;
-  const { rows, spaces, more } = await organizationRows(ctx, organizationId, userId, query, offset, limit);
+  const { rows, spaces, more } = await organizationRows(ctx, organizationId, userId, query, offset, limit, attached);
   const bySpace = new Map<string, { type: 'space'; id: string; title: string; score: number; pages: SearchSpaceResult[] }>();
   for (const { spaceId, spaceTitle, result } of resultsOf(ctx, rows, offset)) {
     // Pages come best first: a space's first page here is its best in this answer.
@@ -178,4 +240,12 @@ export async function searchOrganization(ctx: Ctx, organizationId: string, userI
     count: spaces,
     ...(rows.length > 0 && more && { next: { page: encodeCursor([positionKey(offset + rows.length - 1)]) } }),
   };
+}
+
+/**
+ * The organization search of `request` as its grant's statement reads it (search-attached.ts), with the
+ * spaces the member sees as the handler chooses them from the grant's role (an admin: all of them).
+ */
+export function organizationSearchRead(ctx: Ctx, request: SearchRequest) {
+  return organizationSearchAttached(ctx, windowOf(request), request, { pages: ORGANIZATION_SEARCH_PAGES, rankFullTextUpTo: RANK_FULL_TEXT_UP_TO });
 }
