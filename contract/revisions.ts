@@ -173,13 +173,14 @@ export const revisionOperations = operations({
     path: `${base}/path/{pagePath}`,
     tag: 'content',
     summary: 'Get a page of a revision by its path',
-    description: `Returns the page of a revision of the space at a path (its \`path\`), with its child pages. ${pageFormats} ${notFound}, or no page of it has that path.`,
+    description: `Returns the page of a revision of the space at a path (its \`path\`), with its child pages. ${pageFormats} ${notFound}, or no page of it has that path. ${otherSpacesCost}`,
     params: RevisionPathParams,
     query: z.object(pageReadQuery),
     responses: { 200: { description: 'The page.', schema: RevisionPage, example: revisionPageExample } },
     errors: [400, 404],
     access: access.space('read'),
-    statements: 1,
+    // One, and one per other space `dereferenced=true` expands (otherSpacesCost).
+    statements: 11,
   },
   listFilesInRevisionById: {
     method: 'get',
@@ -227,26 +228,28 @@ export const revisionOperations = operations({
     summary: 'Get the document of a reusable content of a revision',
     description:
       'Returns the content of a reusable content of a revision as a document (empty when it has none). `dereferenced` ' +
-      `expands the reusable contents it includes; \`evaluated\` evaluates expressions and \`if\` blocks for the reader. ${notFound}, or the reusable content is not in it.`,
+      `expands the reusable contents it includes; \`evaluated\` evaluates expressions and \`if\` blocks for the reader. ${notFound}, or the reusable content is not in it. ${otherSpacesCost}`,
     params: RevisionReusableParams,
     query: z.object(documentQuery),
     responses: { 200: { description: 'The document of the reusable content.', schema: Document, example: documentExample } },
     errors: [400, 404],
     access: access.space('read'),
-    statements: 1,
+    // One, and one per other space `dereferenced=true` expands (otherSpacesCost).
+    statements: 11,
   },
   getPageByPath: {
     method: 'get',
     path: '/spaces/{spaceId}/content/path/{pagePath}',
     tag: 'content',
     summary: 'Get a page of a space by its path',
-    description: `Returns the page of the current revision of the space at a path (its \`path\`), with its child pages. ${pageFormats} 404 when the space does not exist or the caller cannot read it, or no page has that path.`,
+    description: `Returns the page of the current revision of the space at a path (its \`path\`), with its child pages. ${pageFormats} 404 when the space does not exist or the caller cannot read it, or no page has that path. ${otherSpacesCost}`,
     params: SpaceIdParams.extend({ pagePath: PagePathParam }),
     query: z.object(pageReadQuery),
     responses: { 200: { description: 'The page.', schema: RevisionPage, example: revisionPageExample } },
     errors: [400, 404],
     access: access.space('read'),
-    statements: 1,
+    // One, and one per other space `dereferenced=true` expands (otherSpacesCost).
+    statements: 11,
   },
   getDocumentById: {
     method: 'get',
