@@ -11,29 +11,50 @@ import { eq } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.js';
 import { integrationSigningSecrets } from '../db/schema/index.js';
-import { runSql, sqlText } from '../db/sql-text.js';
+import { rawSql, runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
 
 /** The secrets held by this process, by integration and its creation (a name made again gets a new secret). */
 const held = new LRUCache<string, string>({ max: 10_000 });
 
-/** The integration's signing secret, made and stored on first use. */
-export async function integrationSigningSecret(db: Db, name: string, createdAt: Date): Promise<string> {
-  const key = `${name}\0${createdAt.getTime()}`;
-  const known = held.get(key);
-  if (known) return known;
-  // Read, or made, in one statement: the insert does nothing when the integration has its secret already.
-  const [row] = await runSql(
-    db,
-    sqlText`WITH made AS (
+const heldKey = (name: string, createdAt: Date) => `${name}\0${createdAt.getTime()}`;
+
+/** The integration's signing secret when this process holds it (no statement needed). */
+export function heldSigningSecret(name: string, createdAt: Date): string | undefined {
+  return held.get(heldKey(name, createdAt));
+}
+
+/**
+ * The parts of a statement that read the integration's signing secret, or make it: the common table expression
+ * `<cte>` (an insert doing nothing when the integration has its secret already) and the column answering the
+ * secret, null when another request made it after the statement's snapshot (`keepSigningSecret` reads it then).
+ */
+export function signingSecretPart(name: string, cte: string): { ctes: SqlFragment; column: SqlFragment } {
+  const made = rawSql(cte);
+  return {
+    ctes: sqlText`${made} AS (
         INSERT INTO integration_signing_secrets (integration_name, secret, created_at)
         VALUES (${name}::text, ${randomBytes(32).toString('hex')}::text, ${new Date()}::timestamptz)
-        ON CONFLICT DO NOTHING RETURNING secret)
-    SELECT secret FROM made UNION ALL SELECT secret FROM integration_signing_secrets WHERE integration_name = ${name}::text`,
-  );
-  // Made meanwhile by another request (after this statement's snapshot): that one.
-  const secret = (row?.secret as string | undefined) ?? (await db.select({ secret: integrationSigningSecrets.secret }).from(integrationSigningSecrets).where(eq(integrationSigningSecrets.integrationName, name)))[0]!.secret;
-  held.set(key, secret);
+        ON CONFLICT DO NOTHING RETURNING secret)`,
+    column: sqlText`(SELECT secret FROM ${made} UNION ALL SELECT secret FROM integration_signing_secrets WHERE integration_name = ${name}::text LIMIT 1)`,
+  };
+}
+
+/** Keeps the secret a statement of `signingSecretPart` answered (read when it answered none) and returns it. */
+export async function keepSigningSecret(db: Db, name: string, createdAt: Date, read: string | null): Promise<string> {
+  // Made meanwhile by another request (after the statement's snapshot): that one.
+  const secret = read ?? (await db.select({ secret: integrationSigningSecrets.secret }).from(integrationSigningSecrets).where(eq(integrationSigningSecrets.integrationName, name)))[0]!.secret;
+  held.set(heldKey(name, createdAt), secret);
   return secret;
+}
+
+/** The integration's signing secret, made and stored on first use. */
+export async function integrationSigningSecret(db: Db, name: string, createdAt: Date): Promise<string> {
+  const known = heldSigningSecret(name, createdAt);
+  if (known) return known;
+  // Read, or made, in one statement: the insert does nothing when the integration has its secret already.
+  const { ctes, column } = signingSecretPart(name, 'made');
+  const [row] = await runSql(db, sqlText`WITH ${ctes} SELECT ${column} AS secret`);
+  return keepSigningSecret(db, name, createdAt, (row?.secret as string | null | undefined) ?? null);
 }
 
 const derive = (root: string, label: string) => createHmac('sha256', root).update(label).digest('hex');
