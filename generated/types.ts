@@ -2273,13 +2273,13 @@ export interface paths {
         };
         /**
          * Resolve a URL to published content
-         * @description Resolves a URL of a published site, as the site itself serves it (its host, or this server's path of the site; sections, site spaces, a share-link site's key, visitor tokens and adaptive claims, conditions of pages): the site content with an API token to read it, or a redirect (a group's first page, the site's redirects, a page that moved; `application` to sign in, with `redirectOnError`, when the visitor token is missing or not valid). A URL of no site, of an unpublished site, or of content the visitor may not see is not found (404), with nothing telling which. Open to any authenticated caller. Budget: at most 4 SQL statements per request.
+         * @description Resolves a URL of a published site, as the site itself serves it (its host, or this server's path of the site; sections, site spaces, a share-link site's key, visitor tokens and adaptive claims, conditions of pages): the site content with an API token to read it, or a redirect (a group's first page, the site's redirects, a page that moved; `application` to sign in, with `redirectOnError`, when the visitor token is missing or not valid). A URL of no site, of an unpublished site, or of content the visitor may not see is not found (404), with nothing telling which. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         get: operations["getPublishedContentByUrl"];
         put?: never;
         /**
          * Resolve a URL to published content, for a visitor
-         * @description Resolves a URL of a published site, as the site itself serves it (its host, or this server's path of the site; sections, site spaces, a share-link site's key, visitor tokens and adaptive claims, conditions of pages): the site content with an API token to read it, or a redirect (a group's first page, the site's redirects, a page that moved; `application` to sign in, with `redirectOnError`, when the visitor token is missing or not valid). A URL of no site, of an unpublished site, or of content the visitor may not see is not found (404), with nothing telling which. The visitor's token and unsigned claims come in the body. Open to any authenticated caller. Budget: at most 4 SQL statements per request.
+         * @description Resolves a URL of a published site, as the site itself serves it (its host, or this server's path of the site; sections, site spaces, a share-link site's key, visitor tokens and adaptive claims, conditions of pages): the site content with an API token to read it, or a redirect (a group's first page, the site's redirects, a page that moved; `application` to sign in, with `redirectOnError`, when the visitor token is missing or not valid). A URL of no site, of an unpublished site, or of content the visitor may not see is not found (404), with nothing telling which. The visitor's token and unsigned claims come in the body. Open to any authenticated caller. Budget: at most 1 SQL statement per request.
          */
         post: operations["resolvePublishedContentByUrl"];
         delete?: never;
