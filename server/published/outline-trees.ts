@@ -1,9 +1,9 @@
 // The page trees URL resolution reads (server/headless/url-lookup.ts): a space's pages, paths, conditions and
 // redirects at a revision, without their Documents, which resolution never shows. They come in the statement
 // that finds the site (`treesAlong`), for the site spaces the URL's path can lead to whose revision this
-// process does not hold, so an uncached resolution is one round trip; a tree resolution needs and was not
-// sent (a site held with no statement, a default hidden from the visitor) is one statement more
-// (`outlineTree`). A revision never changes, so a tree is kept per revision id; a tree with its Documents
+// process does not hold, so an uncached resolution is one round trip; a tree resolution needs that did not
+// come with it (the site held, so no statement was sent; a section reached because the default one is hidden
+// from the visitor) is one statement more (`outlineTree`). A revision never changes, so a tree is kept per revision id; a tree with its Documents
 // (site-data.ts `spaceTree`, the published site's) serves as well.
 import { LRUCache } from 'lru-cache';
 import { cacheStored, isCached } from '../content/content-documents.js';
@@ -12,7 +12,9 @@ import type { Db } from '../db/client.js';
 import { rawSql, runSql, sqlText } from '../db/sql-text.js';
 import { heldTree, treeOf, type PublishedSpace, type SiteAlong, type SiteStructure, type SpaceTree } from './site-data.js';
 
-const outlines = new LRUCache<string, SpaceTree>({ max: 2000 });
+// As many as spaceTree keeps: their pages are the revision cache's own objects (revisions.store.ts), only the
+// tree around them is this cache's.
+const outlines = new LRUCache<string, SpaceTree>({ max: 500 });
 
 /** The tree this process holds of the revision `revisionId`, with or without its Documents. */
 function held(revisionId: string): SpaceTree | undefined {
@@ -34,7 +36,7 @@ async function keep(db: Db, rows: OutlineRow[]): Promise<void> {
   for (const [id, exists, spaceId, parents, type, createdAt, content, chunks] of rows) {
     for (const [hash, json] of chunks ?? []) if (!isCached(hash)) cacheStored(hash, json);
     const row = exists ? { space_id: spaceId, parents, type, created_at: createdAt, content } : undefined;
-    // Prefetched with its chunks cached: no statement. The creation date is the row's (an empty revision's is not shown).
+    // Prefetched, its chunks cached: no statement. The date given is an empty revision's creation, which no tree shows.
     const { content: read, parents: from } = await loadRevision(db, id, new Date(0), { documents: false, git: false }, { id, exists, row, withGit: false });
     outlines.set(id, treeOf(id, from, read));
   }
