@@ -46,7 +46,7 @@ async function locate(ctx: Ctx, url: URL): Promise<Located | undefined> {
   if (url.origin === published.origin && (url.pathname === mount || url.pathname.startsWith(`${mount}/`))) {
     const at = sitePath(url.pathname.slice(mount.length) || '/');
     if (!at || at.org === PUBLIC_SPECS_SEGMENT) return undefined;
-    const read = await findSiteByPathWith(ctx.db, at.org, at.site, resolutionAlong(lastFoundByPath(at.org, at.site), at.segments));
+    const read = await findSiteByPathWith(ctx.db, at.org, at.site, () => resolutionAlong(lastFoundByPath(at.org, at.site), at.segments));
     if (!read) return undefined;
     await takeAlong(ctx.db, read.found, read.along);
     return { found: read.found, origin: url.origin, base: `${mount}/${encodeURIComponent(at.org)}/${encodeURIComponent(at.site)}`, segments: at.segments };
@@ -59,7 +59,7 @@ async function locate(ctx: Ctx, url: URL): Promise<Located | undefined> {
   } catch {
     return undefined;
   }
-  const read = await findSiteByHostWith(ctx.db, host, resolutionAlong(lastFoundByHost(host), segments));
+  const read = await findSiteByHostWith(ctx.db, host, () => resolutionAlong(lastFoundByHost(host), segments));
   if (!read) return undefined;
   await takeAlong(ctx.db, read.found, read.along);
   return { found: read.found, origin: `https://${host}`, base: '', segments };

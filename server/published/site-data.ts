@@ -59,8 +59,8 @@ const served = (where: string, order: string, known: string, along = '') => `SEL
 
 const pathWhere = ['(o.id = $1 OR o.hostname = $1) AND (s.id = $2 OR s.basename = $2)', 'ORDER BY s.id = $2 DESC, s.published DESC, s.id', '$3'] as const;
 const hostWhere = ['s.hostname = $1', '', '$2'] as const;
-const byPath = served(...pathWhere);
-const byHost = served(...hostWhere);
+const pathStatement: SiteStatement = { name: 'published_site_by_path', text: served(...pathWhere) };
+const hostStatement: SiteStatement = { name: 'published_site_by_host', text: served(...hostWhere) };
 
 /**
  * What a caller reads with the site in its statement: a column computed from the site's row `f` (its SQL, given
@@ -75,7 +75,7 @@ export interface SiteAlong {
 /** The statement texts with each `along` column, by its name and the where they are added to. */
 const alongTexts = new Map<string, string>();
 
-function withAlong(kind: 'path' | 'host', along: SiteAlong): { name: string; text: string } {
+function withAlong(kind: 'path' | 'host', along: SiteAlong): SiteStatement {
   const name = `published_site_by_${kind}_${along.name}`;
   let text = alongTexts.get(name);
   if (text === undefined) {
@@ -83,7 +83,7 @@ function withAlong(kind: 'path' | 'host', along: SiteAlong): { name: string; tex
     text = served(where, order, known, along.column(kind === 'path' ? 4 : 3));
     alongTexts.set(name, text);
   }
-  return { name, text };
+  return { name, text, alongParams: along.params };
 }
 
 // The structure of each site, as of a stamp: read with the site when the stamp changed (findSite).
@@ -112,12 +112,21 @@ interface FoundWith {
   along?: unknown;
 }
 
-async function findSite(db: Db, key: string, name: string, text: string, params: string[], alongParams: unknown[] = []): Promise<FoundWith | undefined> {
+/** The statement that reads a site: its prepared name, its text, the parameters after the site's own and its known stamp. */
+interface SiteStatement {
+  name: string;
+  text: string;
+  alongParams?: unknown[];
+}
+
+/** `statement` is made only when one is sent (a held site needs none). */
+async function findSite(db: Db, key: string, params: string[], statement: () => SiteStatement): Promise<FoundWith | undefined> {
   // While this process hears every change of a site (served-sites.ts), the site it holds is the site now.
   const held = heldSitesOf(db);
   const kept = await held?.get(key);
   if (kept) return { found: kept };
   const told = held?.version();
+  const { name, text, alongParams = [] } = statement();
   const read = await readSite(db, key, name, text, params, alongParams);
   if (read && told !== undefined) held!.keep(key, read.found, told);
   return read;
@@ -144,24 +153,22 @@ async function readSite(db: Db, key: string, name: string, text: string, params:
  * statement, prepared: every request of a reader runs it.
  */
 export async function findSiteByPath(db: Db, orgKey: string, siteKey: string): Promise<FoundSite | undefined> {
-  return (await findSite(db, `path\u0000${orgKey}\u0000${siteKey}`, 'published_site_by_path', byPath, [orgKey, siteKey]))?.found;
+  return (await findSite(db, `path\u0000${orgKey}\u0000${siteKey}`, [orgKey, siteKey], () => pathStatement))?.found;
 }
 
 /** The site whose custom hostname is `hostname`. */
 export async function findSiteByHost(db: Db, hostname: string): Promise<FoundSite | undefined> {
-  return (await findSite(db, `host\u0000${hostname}`, 'published_site_by_host', byHost, [hostname]))?.found;
+  return (await findSite(db, `host\u0000${hostname}`, [hostname], () => hostStatement))?.found;
 }
 
-/** findSiteByPath, with `along` read in the same statement when one is sent. */
-export function findSiteByPathWith(db: Db, orgKey: string, siteKey: string, along: SiteAlong): Promise<FoundWith | undefined> {
-  const { name, text } = withAlong('path', along);
-  return findSite(db, `path\u0000${orgKey}\u0000${siteKey}`, name, text, [orgKey, siteKey], along.params);
+/** findSiteByPath, with what `along` answers read in the same statement when one is sent (`along` is called then only). */
+export function findSiteByPathWith(db: Db, orgKey: string, siteKey: string, along: () => SiteAlong): Promise<FoundWith | undefined> {
+  return findSite(db, `path\u0000${orgKey}\u0000${siteKey}`, [orgKey, siteKey], () => withAlong('path', along()));
 }
 
-/** findSiteByHost, with `along` read in the same statement when one is sent. */
-export function findSiteByHostWith(db: Db, hostname: string, along: SiteAlong): Promise<FoundWith | undefined> {
-  const { name, text } = withAlong('host', along);
-  return findSite(db, `host\u0000${hostname}`, name, text, [hostname], along.params);
+/** findSiteByHost, likewise. */
+export function findSiteByHostWith(db: Db, hostname: string, along: () => SiteAlong): Promise<FoundWith | undefined> {
+  return findSite(db, `host\u0000${hostname}`, [hostname], () => withAlong('host', along()));
 }
 
 /** The site this process last found at `/<org>/<site>`, for a caller's `along` column that depends on what it holds. */
