@@ -11,7 +11,7 @@ import { eq } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.js';
 import { integrationSigningSecrets } from '../db/schema/index.js';
-import { rawSql, runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
+import { rawSql, sqlText, type SqlFragment } from '../db/sql-text.js';
 
 /** The secrets held by this process, by integration and its creation (a name made again gets a new secret). */
 const held = new LRUCache<string, string>({ max: 10_000 });
@@ -27,6 +27,7 @@ export function heldSigningSecret(name: string, createdAt: Date): string | undef
  * The parts of a statement that read the integration's signing secret, or make it: the common table expression
  * `<cte>` (an insert doing nothing when the integration has its secret already) and the column answering the
  * secret, null when another request made it after the statement's snapshot (`keepSigningSecret` reads it then).
+ * The statement is script-credentials.ts's, with the tokens a script's environment carries.
  */
 export function signingSecretPart(name: string, cte: string): { ctes: SqlFragment; column: SqlFragment } {
   const made = rawSql(cte);
@@ -45,16 +46,6 @@ export async function keepSigningSecret(db: Db, name: string, createdAt: Date, r
   const secret = read ?? (await db.select({ secret: integrationSigningSecrets.secret }).from(integrationSigningSecrets).where(eq(integrationSigningSecrets.integrationName, name)))[0]!.secret;
   held.set(heldKey(name, createdAt), secret);
   return secret;
-}
-
-/** The integration's signing secret, made and stored on first use. */
-export async function integrationSigningSecret(db: Db, name: string, createdAt: Date): Promise<string> {
-  const known = heldSigningSecret(name, createdAt);
-  if (known) return known;
-  // Read, or made, in one statement: the insert does nothing when the integration has its secret already.
-  const { ctes, column } = signingSecretPart(name, 'made');
-  const [row] = await runSql(db, sqlText`WITH ${ctes} SELECT ${column} AS secret`);
-  return keepSigningSecret(db, name, createdAt, (row?.secret as string | null | undefined) ?? null);
 }
 
 const derive = (root: string, label: string) => createHmac('sha256', root).update(label).digest('hex');
