@@ -7,10 +7,10 @@ import { LRUCache } from 'lru-cache';
 import type { Caller } from '../context.js';
 import type { Db } from '../db/client.js';
 import { integrationInstallations, integrationInstallationTokens, integrations, integrationSiteInstallations, integrationSpaceInstallations } from '../db/schema/index.js';
-import { rawSql, sqlText, type SqlFragment } from '../db/sql-text.js';
+import { rawSql, runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
 import { Unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
-import { serviceUserCtes, writeUntilStored } from './service-users.js';
+import { serviceUserCtes } from './service-users.js';
 import { hashToken, newInstallationToken } from './tokens.js';
 
 /** How long an installation token is valid (GitBook's installation tokens are temporary too). */
@@ -62,8 +62,7 @@ export function installationTokenLookup(db: Db) {
 /**
  * A new token of the installation (of an integration titled `title`), valid for TOKEN_LIFETIME_MS from `now`,
  * and the common table expressions that store it: its user found or made (service-users.ts), the
- * installation's expired tokens gone as the new one comes. The CTE `name` answers the token's row when it was
- * stored, none when the user was made meanwhile by another request (the statement is then sent again).
+ * installation's expired tokens gone as the new one comes. The CTE `name` answers the token's row.
  */
 export function installationTokenWrite(installationId: string, title: string, now: Date, name: string): { minted: { token: string; expiresAt: Date }; ctes: SqlFragment } {
   const token = newInstallationToken();
@@ -88,6 +87,6 @@ export async function mintInstallationToken(db: Db, installationId: string, now:
     .where(eq(integrationInstallations.id, installationId));
   if (!installation) return undefined;
   const { minted, ctes } = installationTokenWrite(installationId, installation.title, now, 'token');
-  await writeUntilStored(db, sqlText`WITH ${ctes} SELECT id FROM token`);
+  await runSql(db, sqlText`WITH ${ctes} SELECT 1`);
   return minted;
 }

@@ -2,13 +2,13 @@
 // integration's token (a `v2` script's) and the integration's signing secret. Each is kept by this process
 // and handed out again (a token until REUSE_MARGIN_MS before it expires); those it does not hold are stored
 // or read in one statement, each token with its bot user found or made and its expired ones removed
-// (server/auth/installation-tokens.ts, integration-tokens.ts, signing-secrets.ts): the first render of an
-// integration in a process is then one statement more than the others, not three.
+// (server/auth/installation-tokens.ts, integration-tokens.ts, service-users.ts, signing-secrets.ts), also when
+// another request made the user or the secret at the same time: the first render of an integration in a
+// process is then one statement more than the others, not three.
 import { installationTokenWrite } from '../auth/installation-tokens.js';
 import { integrationTokenWrite } from '../auth/integration-tokens.js';
-import { writeUntilStored } from '../auth/service-users.js';
 import type { Db } from '../db/client.js';
-import { runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
+import { rawSql, runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
 import type { IntegrationRow } from './integration-view.js';
 import { heldSigningSecret, keepSigningSecret, signingSecretPart } from './signing-secrets.js';
 
@@ -59,39 +59,24 @@ export async function scriptCredentials(db: Db, wanted: CredentialsWanted): Prom
     ...(wanted.environment && { integrationToken: reusable(integrationHandedOut.get(integrationKey), now), signingSecret: heldSigningSecret(integration.name, integration.createdAt) }),
   };
   const ctes: SqlFragment[] = [];
-  const columns: SqlFragment[] = [];
-  // What each part does with the statement's row. A token part answers 1 when it stored its token, 0 when its
-  // user was made meanwhile by another request: that token's statement is then sent on its own, again.
-  const finish: ((row: Record<string, unknown>) => Promise<void>)[] = [];
+  const kept: (() => void)[] = [];
   if (installationId !== undefined && out.installationToken === undefined) {
     const write = installationTokenWrite(installationId, integration.title, now, 'installation_token');
     ctes.push(write.ctes);
-    columns.push(sqlText`(SELECT count(*) FROM installation_token)::int AS installation_token`);
-    finish.push(async (row) => {
-      if (row.installation_token === 0) await writeUntilStored(db, sqlText`WITH ${write.ctes} SELECT id FROM installation_token`);
-      out.installationToken = handOut(handedOut, installationId, write.minted);
-    });
+    kept.push(() => (out.installationToken = handOut(handedOut, installationId, write.minted)));
   }
   if (wanted.environment && out.integrationToken === undefined) {
     const write = integrationTokenWrite(integration.name, integration.title, now, installationId, 'integration_token');
     ctes.push(write.ctes);
-    columns.push(sqlText`(SELECT count(*) FROM integration_token)::int AS integration_token`);
-    finish.push(async (row) => {
-      if (row.integration_token === 0) await writeUntilStored(db, sqlText`WITH ${write.ctes} SELECT id FROM integration_token`);
-      out.integrationToken = handOut(integrationHandedOut, integrationKey, write.minted);
-    });
+    kept.push(() => (out.integrationToken = handOut(integrationHandedOut, integrationKey, write.minted)));
   }
-  if (wanted.environment && out.signingSecret === undefined) {
-    const part = signingSecretPart(integration.name, 'signing_secret');
-    ctes.push(part.ctes);
-    columns.push(sqlText`${part.column} AS signing_secret`);
-    finish.push(async (row) => {
-      out.signingSecret = await keepSigningSecret(db, integration.name, integration.createdAt, (row.signing_secret as string | null) ?? null);
-    });
-  }
+  const secret = wanted.environment && out.signingSecret === undefined ? signingSecretPart(integration.name, 'signing_secret') : undefined;
+  if (secret) ctes.push(secret.ctes);
   if (ctes.length === 0) return out;
-  const [row] = await runSql(db, sqlText`WITH ${joined(ctes)} SELECT ${joined(columns)}`);
-  for (const step of finish) await step(row!);
+  // The tokens' inserts run whether or not the answer reads them.
+  const [row] = await runSql(db, sqlText`WITH ${joined(ctes)} SELECT ${secret?.column ?? rawSql('NULL')} AS signing_secret`);
+  for (const keep of kept) keep();
+  if (secret) out.signingSecret = keepSigningSecret(integration.name, integration.createdAt, row!.signing_secret as string);
   return out;
 }
 
