@@ -84,10 +84,10 @@ export const integrationUiOperations = operations({
     access: access.caller(),
     // 3 for the render (the integration with the installation covering the context, and a site's
     // organization; the caller's access; the script with its rows); the first render of an integration in a
-    // process (or once a held token nears its end) also mints the tokens its environment carries, kept
-    // afterwards: the installation's and the integration's (each stored with its bot user found or made and
-    // the expired ones removed: 1 each), and reads or makes the integration's signing secret (1).
-    statements: 6,
+    // process (or once a held token nears its end) also writes what its environment carries, kept afterwards,
+    // in one statement more: the installation's and the integration's tokens (each stored with its bot user
+    // found or made and the expired ones removed), and the integration's signing secret read or made.
+    statements: 4,
   },
   renderIntegrationUIWithGet: {
     method: 'get',
@@ -115,6 +115,6 @@ export const integrationUiOperations = operations({
     errors: [400, 403, 404],
     access: access.caller(),
     // As renderIntegrationUIWithPost.
-    statements: 6,
+    statements: 4,
   },
 });

@@ -99,7 +99,11 @@ export const urlOperations = operations({
     responses: { 200: { description: 'The content, or a redirect.', schema: PublishedSiteContentLookup, example: lookupExample } },
     errors: [404],
     access: access.caller(),
-    statements: 4,
+    // One: the site, with what resolving the path needs that this process does not hold (the page trees the
+    // path can lead to, without Documents, and the site's live redirects) in the same statement; none once
+    // all is held. One more for each thing needed and not held when the site is (a tree, the redirects), and
+    // for each revision not held that a page that moved is looked for in: docs/headless.md, "What a resolution costs".
+    statements: 1,
   },
   resolvePublishedContentByUrl: {
     method: 'post',
@@ -118,6 +122,7 @@ export const urlOperations = operations({
     responses: { 200: { description: 'The content, or a redirect.', schema: PublishedSiteContentLookup, example: lookupExample } },
     errors: [404],
     access: access.caller(),
-    statements: 4,
+    // As getPublishedContentByUrl.
+    statements: 1,
   },
 });

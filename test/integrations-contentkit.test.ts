@@ -4,9 +4,11 @@
 // with the page's policy framing only it; what it is sent is GitBook's UIRenderEvent and what it answers a
 // ContentKitRenderOutput (Ajv over @gitbook/api's spec).
 import { readFileSync } from 'node:fs';
+import { eq, inArray } from 'drizzle-orm';
 import lzString from 'lz-string';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { integrationInstallationTokens, integrationSigningSecrets, integrationTokens, users } from '../server/db/schema/index.js';
 import { uiRenderEvent } from '../server/integrations/ui-render.js';
 import { bundleIntegration } from './support/gitbook-bundle.js';
 import { gitbookSchemaErrors } from './support/gitbook-schemas.js';
@@ -227,6 +229,30 @@ describe('ContentKit blocks on published pages', () => {
     expect((await reader.api.get(`/integrations/${name}/render?request=${compressed(body)}`)).status).toBe(200);
     const stranger = await h.current.newAdmin();
     expect((await stranger.api.get(`/integrations/${name}/render?request=${compressed(body)}`)).status).toBe(404);
+  });
+
+  it('the first renders of an integration, sent at once, store its tokens, each with one bot user, and its one signing secret', async () => {
+    const spaceId = await newSpace(owner, 'Rendered at once');
+    const { name, installationId } = await installedOn(spaceId);
+    const context = { type: 'document', theme: 'light', spaceId, editable: false };
+    const render = () => owner.api.post(`/integrations/${name}/render`, { componentId: 'diagram', props: { content: 'graph TD\n  A --> B' }, context });
+    for (const res of await Promise.all([render(), render(), render()])) expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const db = h.current.db;
+    const installationTokens = await db.select({ userId: integrationInstallationTokens.userId }).from(integrationInstallationTokens).where(eq(integrationInstallationTokens.installationId, installationId));
+    const ownTokens = await db.select({ userId: integrationTokens.userId, installationId: integrationTokens.installationId }).from(integrationTokens).where(eq(integrationTokens.integrationName, name));
+    expect(installationTokens.length).toBeGreaterThan(0);
+    expect(ownTokens.length).toBeGreaterThan(0);
+    // Each token acts as the one user of its installation or integration, made with the first.
+    expect(new Set(installationTokens.map((t) => t.userId)).size).toBe(1);
+    expect(new Set(ownTokens.map((t) => t.userId)).size).toBe(1);
+    expect(ownTokens.every((t) => t.installationId === installationId)).toBe(true);
+    const bots = await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, [installationTokens[0].userId, ownTokens[0].userId]));
+    expect(bots.map((u) => u.email).sort()).toEqual([`installation-${installationId.toLowerCase()}@integrations.invalid`, `integration-${name.toLowerCase()}@integrations.invalid`].sort());
+    expect(await db.select().from(integrationSigningSecrets).where(eq(integrationSigningSecrets.integrationName, name))).toHaveLength(1);
+    // Held by this process afterwards: a later render writes nothing more.
+    expect((await render()).status).toBe(200);
+    expect(await db.select().from(integrationInstallationTokens).where(eq(integrationInstallationTokens.installationId, installationId))).toHaveLength(installationTokens.length);
+    expect(await db.select().from(integrationTokens).where(eq(integrationTokens.integrationName, name))).toHaveLength(ownTokens.length);
   });
 
   it('the ui_render event it is sent is GitBook\'s UIRenderEvent', () => {

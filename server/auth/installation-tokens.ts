@@ -7,10 +7,10 @@ import { LRUCache } from 'lru-cache';
 import type { Caller } from '../context.js';
 import type { Db } from '../db/client.js';
 import { integrationInstallations, integrationInstallationTokens, integrations, integrationSiteInstallations, integrationSpaceInstallations } from '../db/schema/index.js';
-import { sqlText } from '../db/sql-text.js';
+import { rawSql, runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
 import { Unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
-import { writeForServiceUser } from './service-users.js';
+import { serviceUserCtes } from './service-users.js';
 import { hashToken, newInstallationToken } from './tokens.js';
 
 /** How long an installation token is valid (GitBook's installation tokens are temporary too). */
@@ -59,6 +59,23 @@ export function installationTokenLookup(db: Db) {
   };
 }
 
+/**
+ * A new token of the installation (of an integration titled `title`), valid for TOKEN_LIFETIME_MS from `now`,
+ * and the common table expressions that store it: its user found or made (service-users.ts), the
+ * installation's expired tokens gone as the new one comes. The CTE `name` answers the token's row.
+ */
+export function installationTokenWrite(installationId: string, title: string, now: Date, name: string): { minted: { token: string; expiresAt: Date }; ctes: SqlFragment } {
+  const token = newInstallationToken();
+  const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS);
+  const user = `${name}_user`;
+  const ctes = sqlText`${serviceUserCtes(user, `installation-${installationId.toLowerCase()}@integrations.invalid`, title, now)},
+    ${rawSql(`${name}_expired`)} AS (DELETE FROM integration_installation_tokens WHERE installation_id = ${installationId}::text AND expires_at < ${now}::timestamptz),
+    ${rawSql(name)} AS (INSERT INTO integration_installation_tokens (id, installation_id, user_id, token_hash, expires_at, created_at)
+    SELECT ${newId('itk', now.getTime())}::text, ${installationId}::text, ${rawSql(user)}.id, ${hashToken(token)}::text, ${expiresAt}::timestamptz, ${now}::timestamptz
+    FROM ${rawSql(user)} RETURNING id)`;
+  return { minted: { token, expiresAt }, ctes };
+}
+
 /** A new token of the installation, valid for TOKEN_LIFETIME_MS from `now`; undefined when it does not exist. */
 export async function mintInstallationToken(db: Db, installationId: string, now: Date, knownTitle?: string): Promise<{ token: string; expiresAt: Date } | undefined> {
   // A caller that has just read the installation and its integration (a script's invocation) gives the
@@ -69,18 +86,7 @@ export async function mintInstallationToken(db: Db, installationId: string, now:
     .innerJoin(integrations, eq(integrations.name, integrationInstallations.integrationName))
     .where(eq(integrationInstallations.id, installationId));
   if (!installation) return undefined;
-  const token = newInstallationToken();
-  const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS);
-  // One statement: its user found or made, the installation's expired tokens gone as the new one comes.
-  await writeForServiceUser(
-    db,
-    `installation-${installationId.toLowerCase()}@integrations.invalid`,
-    installation.title,
-    now,
-    sqlText`expired AS (DELETE FROM integration_installation_tokens WHERE installation_id = ${installationId}::text AND expires_at < ${now}::timestamptz)
-    INSERT INTO integration_installation_tokens (id, installation_id, user_id, token_hash, expires_at, created_at)
-    SELECT ${newId('itk', now.getTime())}::text, ${installationId}::text, service_user.id, ${hashToken(token)}::text, ${expiresAt}::timestamptz, ${now}::timestamptz
-    FROM service_user RETURNING id`,
-  );
-  return { token, expiresAt };
+  const { minted, ctes } = installationTokenWrite(installationId, installation.title, now, 'token');
+  await runSql(db, sqlText`WITH ${ctes} SELECT 1`);
+  return minted;
 }

@@ -8,11 +8,11 @@ import { LRUCache } from 'lru-cache';
 import type { Caller } from '../context.js';
 import type { Db } from '../db/client.js';
 import { integrations, integrationTokens } from '../db/schema/index.js';
-import { sqlText } from '../db/sql-text.js';
+import { rawSql, runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
 import { Unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
 import { TOKEN_LIFETIME_MS } from './installation-tokens.js';
-import { writeForServiceUser } from './service-users.js';
+import { serviceUserCtes } from './service-users.js';
 import { hashToken, newIntegrationToken } from './tokens.js';
 
 /** How long a process remembers a valid integration token (a request then spends no query on it). */
@@ -44,6 +44,24 @@ export function integrationTokenLookup(db: Db) {
 }
 
 /**
+ * A new token of the integration (titled `title`), valid for TOKEN_LIFETIME_MS from `now`, and the common table
+ * expressions that store it: its user found or made (service-users.ts), the integration's expired tokens gone
+ * as the new one comes. The CTE `name` answers the token's row. `installationId`: the installation of the
+ * event or request it is handed out with, whose tasks it queues.
+ */
+export function integrationTokenWrite(name: string, title: string, now: Date, installationId: string | undefined, cte: string): { minted: { token: string; expiresAt: Date }; ctes: SqlFragment } {
+  const token = newIntegrationToken();
+  const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS);
+  const user = `${cte}_user`;
+  const ctes = sqlText`${serviceUserCtes(user, `integration-${name.toLowerCase()}@integrations.invalid`, title, now)},
+    ${rawSql(`${cte}_expired`)} AS (DELETE FROM integration_tokens WHERE integration_name = ${name}::text AND expires_at < ${now}::timestamptz),
+    ${rawSql(cte)} AS (INSERT INTO integration_tokens (id, integration_name, user_id, installation_id, token_hash, expires_at, created_at)
+    SELECT ${newId('itk', now.getTime())}::text, ${name}::text, ${rawSql(user)}.id, ${installationId ?? null}::text, ${hashToken(token)}::text, ${expiresAt}::timestamptz, ${now}::timestamptz
+    FROM ${rawSql(user)} RETURNING id)`;
+  return { minted: { token, expiresAt }, ctes };
+}
+
+/**
  * A new token of the integration, valid for TOKEN_LIFETIME_MS from `now`; undefined when it does not exist.
  * `installationId`: the installation of the event or request it is handed out with, whose tasks it queues.
  */
@@ -51,18 +69,7 @@ export async function mintIntegrationToken(db: Db, name: string, now: Date, inst
   // A caller that has just read the integration (a script's invocation) gives its title: one statement less.
   const [integration] = knownTitle !== undefined ? [{ title: knownTitle }] : await db.select({ title: integrations.title }).from(integrations).where(eq(integrations.name, name));
   if (!integration) return undefined;
-  const token = newIntegrationToken();
-  const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS);
-  // One statement: its user found or made, the integration's expired tokens gone as the new one comes.
-  await writeForServiceUser(
-    db,
-    `integration-${name.toLowerCase()}@integrations.invalid`,
-    integration.title,
-    now,
-    sqlText`expired AS (DELETE FROM integration_tokens WHERE integration_name = ${name}::text AND expires_at < ${now}::timestamptz)
-    INSERT INTO integration_tokens (id, integration_name, user_id, installation_id, token_hash, expires_at, created_at)
-    SELECT ${newId('itk', now.getTime())}::text, ${name}::text, service_user.id, ${installationId ?? null}::text, ${hashToken(token)}::text, ${expiresAt}::timestamptz, ${now}::timestamptz
-    FROM service_user RETURNING id`,
-  );
-  return { token, expiresAt };
+  const { minted, ctes } = integrationTokenWrite(name, integration.title, now, installationId, 'token');
+  await runSql(db, sqlText`WITH ${ctes} SELECT 1`);
+  return minted;
 }

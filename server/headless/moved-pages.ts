@@ -4,20 +4,20 @@
 // answer per revision and path, so a path asked again costs nothing.
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.js';
-import { spaceTree, type PublishedSpace, type SpaceTree, type TreePage } from '../published/site-data.js';
+import { spaceTree, type PublishedSpace, type SpaceTree, type TreePage, type TreeRead } from '../published/site-data.js';
 
 const MAX_STEPS = 10;
 const answers = new LRUCache<string, { pageId: string | null }>({ max: 10_000 });
 
-/** The page of `tree` that was at `path` in an earlier revision; undefined when none was, or it is gone. */
-export async function movedPage(db: Db, space: PublishedSpace, tree: SpaceTree, path: string): Promise<TreePage | undefined> {
+/** The page of `tree` that was at `path` in an earlier revision (their trees read by `treeRead`); undefined when none was, or it is gone. */
+export async function movedPage(db: Db, space: PublishedSpace, tree: SpaceTree, path: string, treeRead: TreeRead = spaceTree): Promise<TreePage | undefined> {
   const key = `${tree.revisionId}\u0000${path}`;
   let known = answers.get(key);
   if (!known) {
     known = { pageId: null };
     let parents = tree.parents;
     for (let step = 0; step < MAX_STEPS && parents.length > 0; step++) {
-      const earlier = await spaceTree(db, { ...space, revisionId: parents[0] });
+      const earlier = await treeRead(db, { ...space, revisionId: parents[0] });
       const was = earlier.byPath.get(path);
       if (was) {
         known = { pageId: was.page.id };

@@ -4,7 +4,7 @@
 import type { SiteRedirectRow } from '../sites/site-redirects.store.js';
 import type { Db } from '../db/client.js';
 import { joinPath, sectionSegment, variantPath } from '../published/navigation.js';
-import { spaceTree, type SiteStructure } from '../published/site-data.js';
+import { spaceTree, type SiteStructure, type TreeRead } from '../published/site-data.js';
 
 type Destination =
   | { kind: 'site-section'; siteSectionId: string }
@@ -12,8 +12,8 @@ type Destination =
   | { kind: 'site-page'; siteSpaceId: string; pageId: string }
   | { kind: 'external'; url: string };
 
-/** The location, under the site's base (`/…`) or absolute for an external destination. */
-export async function redirectLocation(db: Db, structure: SiteStructure, redirect: SiteRedirectRow, rest: string): Promise<{ location: string; external: boolean } | undefined> {
+/** The location, under the site's base (`/…`) or absolute for an external destination; a page's tree read by `treeRead`. */
+export async function redirectLocation(db: Db, structure: SiteStructure, redirect: SiteRedirectRow, rest: string, treeRead: TreeRead = spaceTree): Promise<{ location: string; external: boolean } | undefined> {
   const destination = redirect.destination as Destination;
   const tail = redirect.captureWildcard && rest ? rest : '';
   if (destination.kind === 'external') {
@@ -32,7 +32,7 @@ export async function redirectLocation(db: Db, structure: SiteStructure, redirec
       const section = structure.items.find((i) => i.id === entry.row.sectionId);
       path = joinPath(variantPath(section, entry));
       if (destination.kind === 'site-page') {
-        const page = (await spaceTree(db, entry.space)).pages.find((p) => p.page.id === destination.pageId);
+        const page = (await treeRead(db, entry.space)).pages.find((p) => p.page.id === destination.pageId);
         path = page ? joinPath(path, page.path) : undefined;
       }
     }

@@ -7,7 +7,7 @@ import { LRUCache } from 'lru-cache';
 import type { Visitor } from '../conditions/evaluate.js';
 import type { Db } from '../db/client.js';
 import { navigate, readablePages, readingOrder, joinPath, variantPath, type Navigation } from '../published/navigation.js';
-import { spaceTree, structureOf, type FoundSite, type SiteStructure, type SpaceTree, type TreePage } from '../published/site-data.js';
+import { spaceTree, structureOf, type FoundSite, type SiteStructure, type SpaceTree, type TreePage, type TreeRead } from '../published/site-data.js';
 import { liveRedirects, matchRedirect, type SiteRedirectRow } from '../sites/site-redirects.store.js';
 import { sameSecret, shareKeySegment, type SiteRow } from '../sites/site-view.js';
 import { movedPage } from './moved-pages.js';
@@ -46,6 +46,16 @@ export function openShareLink(site: SiteRow, base: string, segments: string[]): 
 // Live redirects of each site as of its stamp (which changes with any of them).
 const redirectsBySite = new LRUCache<string, { stamp: string; redirects: SiteRedirectRow[] }>({ max: 1000 });
 
+/** The stamp of the site `siteId` as of which this process holds its live redirects. */
+export function heldRedirectsStamp(siteId: string): string | undefined {
+  return redirectsBySite.get(siteId)?.stamp;
+}
+
+/** Keeps the live redirects of the site `found`, read in the statement that found it (resolution-along.ts). */
+export function keepRedirects(found: FoundSite, redirects: SiteRedirectRow[]): void {
+  redirectsBySite.set(found.site.id, { stamp: found.stamp, redirects });
+}
+
 async function redirectsOf(db: Db, found: FoundSite): Promise<SiteRedirectRow[]> {
   const cached = redirectsBySite.get(found.site.id);
   if (cached?.stamp === found.stamp) return cached.redirects;
@@ -59,15 +69,22 @@ function moveStatus(site: SiteRow, permanent: boolean): 307 | 308 {
   return permanent && (site.visibility === 'public' || site.visibility === 'unlisted') ? 308 : 307;
 }
 
+/** How a resolution reads what it needs besides the site. */
+export interface ResolutionReads {
+  /** How page trees are read: with their Documents (spaceTree, the default: the site's pages show them), or without. */
+  treeRead?: TreeRead;
+}
+
 /** What `segments` (after the site's home, a share-link key taken) show `visitor`. */
-export async function resolveInSite(db: Db, found: FoundSite, visitor: Visitor, segments: string[]): Promise<Resolution> {
+export async function resolveInSite(db: Db, found: FoundSite, visitor: Visitor, segments: string[], reads: ResolutionReads = {}): Promise<Resolution> {
+  const treeRead = reads.treeRead ?? spaceTree;
   const { site } = found;
   const structure = await structureOf(db, found);
   const nav = navigate(site, structure, visitor, segments);
   let variant: VariantView | undefined;
   let target: TreePage | undefined;
   if (nav.variant) {
-    const tree = await spaceTree(db, nav.variant.space);
+    const tree = await treeRead(db, nav.variant.space);
     const readable = readablePages(tree, visitor);
     variant = { tree, readable, order: readingOrder(readable), path: variantPath(nav.section, nav.variant) };
     const pagePath = nav.rest.join('/');
@@ -89,14 +106,14 @@ export async function resolveInSite(db: Db, found: FoundSite, visitor: Visitor, 
   }
   // Nothing the visitor may read here: a redirect of the site, else a page of the space that moved.
   const matched = matchRedirect(await redirectsOf(db, found), `/${segments.map(encodeURIComponent).join('/')}`);
-  const location = matched && (await redirectLocation(db, structure, matched.redirect, matched.rest));
+  const location = matched && (await redirectLocation(db, structure, matched.redirect, matched.rest, treeRead));
   if (matched && location) return { structure, nav, variant, redirect: { ...location, status: moveStatus(site, matched.redirect.permanent) } };
   if (nav.variant && variant && nav.rest.length > 0) {
     // A redirect of the space itself (its Git Sync `.gitbook.yaml`), to a page the visitor may read.
     const redirected = variant.tree.content.redirects?.[nav.rest.join('/')];
     const to = redirected === undefined ? undefined : variant.readable.find((p) => p.page.id === redirected);
     if (to) return { structure, nav, variant, redirect: { location: `/${joinPath(variant.path, to.path)}`, external: false, status: moveStatus(site, true) } };
-    const moved = await movedPage(db, nav.variant.space, variant.tree, nav.rest.join('/'));
+    const moved = await movedPage(db, nav.variant.space, variant.tree, nav.rest.join('/'), treeRead);
     if (moved && variant.readable.includes(moved)) {
       return { structure, nav, variant, redirect: { location: `/${joinPath(variant.path, moved.path)}`, external: false, status: moveStatus(site, true) } };
     }

@@ -9,7 +9,9 @@ import type { Ctx } from '../context.js';
 import { NotFound } from '../errors.js';
 import { PUBLIC_SPECS_SEGMENT } from '../openapi/public-spec.js';
 import { joinPath, placesOf, type Navigation } from '../published/navigation.js';
-import { findSiteByHost, findSiteByPath, type FoundSite } from '../published/site-data.js';
+import { outlineTree } from '../published/outline-trees.js';
+import { findSiteByHostWith, findSiteByPathWith, lastFoundByHost, lastFoundByPath, type FoundSite } from '../published/site-data.js';
+import { resolutionAlong, takeAlong } from './resolution-along.js';
 import { CLAIM_PARAM_PREFIX, TOKEN_PARAM, verifyVisitorToken, visitorFrom } from '../published/visitor.js';
 import { visitorKey } from '../sites/publishing-auth.js';
 import { openShareLink, resolveInSite } from './resolve.js';
@@ -27,27 +29,40 @@ export interface UrlQuestion {
 }
 
 
-/** The site a URL is of, as the server routes it: under PUBLISHED_URL by path, else by custom hostname. */
-async function locate(ctx: Ctx, url: URL): Promise<{ found: FoundSite; origin: string; base: string; segments: string[] } | undefined> {
+interface Located {
+  found: FoundSite;
+  origin: string;
+  base: string;
+  segments: string[];
+}
+
+/**
+ * The site a URL is of, as the server routes it: under PUBLISHED_URL by path, else by custom hostname. What
+ * resolving its path needs comes in the same statement (resolution-along.ts), when one is sent.
+ */
+async function locate(ctx: Ctx, url: URL): Promise<Located | undefined> {
   const published = new URL(ctx.urls.published(''));
   const mount = published.pathname.replace(/\/$/, '');
   if (url.origin === published.origin && (url.pathname === mount || url.pathname.startsWith(`${mount}/`))) {
     const at = sitePath(url.pathname.slice(mount.length) || '/');
     if (!at || at.org === PUBLIC_SPECS_SEGMENT) return undefined;
-    const found = await findSiteByPath(ctx.db, at.org, at.site);
-    return found && { found, origin: url.origin, base: `${mount}/${encodeURIComponent(at.org)}/${encodeURIComponent(at.site)}`, segments: at.segments };
+    const read = await findSiteByPathWith(ctx.db, at.org, at.site, () => resolutionAlong(lastFoundByPath(at.org, at.site), at.segments));
+    if (!read) return undefined;
+    await takeAlong(ctx.db, read.found, read.along);
+    return { found: read.found, origin: url.origin, base: `${mount}/${encodeURIComponent(at.org)}/${encodeURIComponent(at.site)}`, segments: at.segments };
   }
   const host = url.hostname.toLowerCase();
   if (!siteHostnamePattern.test(host) || host === published.hostname) return undefined;
-  const found = await findSiteByHost(ctx.db, host);
-  if (!found) return undefined;
   let segments: string[];
   try {
     segments = url.pathname.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
   } catch {
     return undefined;
   }
-  return { found, origin: `https://${host}`, base: '', segments };
+  const read = await findSiteByHostWith(ctx.db, host, () => resolutionAlong(lastFoundByHost(host), segments));
+  if (!read) return undefined;
+  await takeAlong(ctx.db, read.found, read.along);
+  return { found: read.found, origin: `https://${host}`, base: '', segments };
 }
 
 export async function lookUpUrl(ctx: Ctx, question: UrlQuestion): Promise<Lookup> {
@@ -80,7 +95,8 @@ export async function lookUpUrl(ctx: Ctx, question: UrlQuestion): Promise<Lookup
   Object.assign(unsigned, question.unsignedClaims);
   const visitor = visitorFrom(site, signed || undefined, () => unsigned);
 
-  const resolution = await resolveInSite(ctx.db, found, visitor, segments);
+  // The trees without their Documents: resolution shows none.
+  const resolution = await resolveInSite(ctx.db, found, visitor, segments, { treeRead: outlineTree });
   if (resolution.redirect) {
     const { location, external } = resolution.redirect;
     return external ? { target: 'external', site: site.id, redirect: location } : { target: 'content', redirect: `${origin}${base}${location}` };

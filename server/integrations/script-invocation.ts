@@ -24,9 +24,7 @@ import type { OrganizationRow } from '../auth/access.js';
 import { columnsAs, rawSql, runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
 import type { Urls } from '../urls.js';
 import { visitorKey } from '../sites/publishing-auth.js';
-import { mintInstallationToken } from '../auth/installation-tokens.js';
-import { mintIntegrationToken } from '../auth/integration-tokens.js';
-import { integrationSigningSecret } from './signing-secrets.js';
+import { scriptCredentials } from './script-credentials.js';
 import { LRUCache } from 'lru-cache';
 import { scriptApiEndpoint, scriptHash, scriptUrls, sharedScriptRuntime, type ScriptRequest, type ScriptResponse } from '../runtime/script-runtime.js';
 import type { InstallationRow, IntegrationRow } from './integration-view.js';
@@ -46,39 +44,6 @@ type SiteInstallationRow = typeof integrationSiteInstallations.$inferSelect;
 type SpaceInstallationRow = typeof integrationSpaceInstallations.$inferSelect;
 
 export const sandboxRunner: ScriptRunner = (options) => sharedScriptRuntime().invoke(options);
-
-/** Tokens handed to scripts, by installation, reused until REUSE_MARGIN_MS before they expire (a new one costs writes). */
-const handedOut = new Map<string, { token: string; expiresAt: Date }>();
-const REUSE_MARGIN_MS = 10 * 60 * 1000;
-
-/**
- * Tokens of integrations handed to scripts, by integration (and its creation) and the installation concerned,
- * reused as installation tokens are. A token names that installation: @gitbook/runtime queues tasks with the
- * integration's token (`context.integration.queueTask`), and the task is about the installation it came from.
- */
-const integrationHandedOut = new Map<string, { token: string; expiresAt: Date }>();
-
-async function integrationToken(db: Db, integration: IntegrationRow, installationId: string | undefined): Promise<string> {
-  const now = new Date();
-  const key = `${integration.name}\0${integration.createdAt.getTime()}\0${installationId ?? ''}`;
-  const known = integrationHandedOut.get(key);
-  if (known && known.expiresAt.getTime() - now.getTime() > REUSE_MARGIN_MS) return known.token;
-  const minted = (await mintIntegrationToken(db, integration.name, now, installationId, integration.title))!;
-  if (integrationHandedOut.size >= 10_000) integrationHandedOut.clear();
-  integrationHandedOut.set(key, minted);
-  return minted.token;
-}
-
-async function installationToken(db: Db, installationId: string, integrationTitle: string): Promise<string | undefined> {
-  const now = new Date();
-  const known = handedOut.get(installationId);
-  if (known && known.expiresAt.getTime() - now.getTime() > REUSE_MARGIN_MS) return known.token;
-  const minted = await mintInstallationToken(db, installationId, now, integrationTitle);
-  if (!minted) return undefined;
-  if (handedOut.size >= 10_000) handedOut.clear();
-  handedOut.set(installationId, minted);
-  return minted.token;
-}
 
 // What a request about `target` reads, in one statement (prepared once per database): the integration with
 // its owner, its script, and the installation and its space or site installation named in the path (null
@@ -292,8 +257,13 @@ export async function loadScriptTarget(db: Db, name: string, target: ScriptTarge
   const hash = row.scriptHash || scriptHash(script!);
   if (row.script !== null) heldScripts.set(name, { hash, script: row.script });
   const secrets = row.secrets ?? {};
-  const token = row.installation !== null && target.installationId ? await installationToken(db, target.installationId, row.integration.title) : undefined;
   const protocol: ScriptProtocol = row.runtime === 'v2' ? 'v2' : 'v1';
+  const credentials = await scriptCredentials(db, {
+    integration: row.integration,
+    ...(row.installation !== null && target.installationId && { installationId: target.installationId }),
+    environment: protocol === 'v2',
+  });
+  const token = credentials.installationToken;
   const signsVisitors = row.siteInstallation !== null && row.siteAuth?.backend === 'integration' && row.integration.scopes.includes(VISITOR_AUTH_SCOPE);
   const siteVisitorKey = signsVisitors ? await visitorKey({ db }, { id: row.siteInstallation!.siteId, visitorAuthKey: row.siteAuth!.key }) : undefined;
   const loaded: LoadedScript = { integration: row.integration, script: script!, scriptHash: hash, protocol, secrets, env: {} };
@@ -310,8 +280,8 @@ export async function loadScriptTarget(db: Db, name: string, target: ScriptTarge
       spaceInstallation: row.spaceInstallation,
       siteInstallation: row.siteInstallation,
       token,
-      integrationToken: await integrationToken(db, row.integration, row.installation?.id),
-      signingSecret: await integrationSigningSecret(db, row.integration.name, row.integration.createdAt),
+      integrationToken: credentials.integrationToken!,
+      signingSecret: credentials.signingSecret!,
       siteVisitorKey,
     });
   } else {

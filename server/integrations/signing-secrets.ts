@@ -7,32 +7,40 @@
 // integration's. The site installation of the integration that signs the site's visitors in gets the
 // site's visitor key instead (visitor-auth.ts): what it signs visitor tokens with.
 import { createHmac, randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import type { Db } from '../db/client.js';
-import { integrationSigningSecrets } from '../db/schema/index.js';
-import { runSql, sqlText } from '../db/sql-text.js';
+import { rawSql, sqlText, type SqlFragment } from '../db/sql-text.js';
 
 /** The secrets held by this process, by integration and its creation (a name made again gets a new secret). */
 const held = new LRUCache<string, string>({ max: 10_000 });
 
-/** The integration's signing secret, made and stored on first use. */
-export async function integrationSigningSecret(db: Db, name: string, createdAt: Date): Promise<string> {
-  const key = `${name}\0${createdAt.getTime()}`;
-  const known = held.get(key);
-  if (known) return known;
-  // Read, or made, in one statement: the insert does nothing when the integration has its secret already.
-  const [row] = await runSql(
-    db,
-    sqlText`WITH made AS (
+const heldKey = (name: string, createdAt: Date) => `${name}\0${createdAt.getTime()}`;
+
+/** The integration's signing secret when this process holds it (no statement needed). */
+export function heldSigningSecret(name: string, createdAt: Date): string | undefined {
+  return held.get(heldKey(name, createdAt));
+}
+
+/**
+ * The parts of a statement that read the integration's signing secret, or make it: the common table expression
+ * `<cte>` (an insert when the statement's snapshot has no secret; one another request made after the snapshot
+ * is answered by the insert's conflict, DO UPDATE keeping it) and the column answering the secret. The
+ * statement is script-credentials.ts's, with the tokens a script's environment carries.
+ */
+export function signingSecretPart(name: string, cte: string): { ctes: SqlFragment; column: SqlFragment } {
+  const made = rawSql(cte);
+  return {
+    ctes: sqlText`${made} AS (
         INSERT INTO integration_signing_secrets (integration_name, secret, created_at)
-        VALUES (${name}::text, ${randomBytes(32).toString('hex')}::text, ${new Date()}::timestamptz)
-        ON CONFLICT DO NOTHING RETURNING secret)
-    SELECT secret FROM made UNION ALL SELECT secret FROM integration_signing_secrets WHERE integration_name = ${name}::text`,
-  );
-  // Made meanwhile by another request (after this statement's snapshot): that one.
-  const secret = (row?.secret as string | undefined) ?? (await db.select({ secret: integrationSigningSecrets.secret }).from(integrationSigningSecrets).where(eq(integrationSigningSecrets.integrationName, name)))[0]!.secret;
-  held.set(key, secret);
+        SELECT ${name}::text, ${randomBytes(32).toString('hex')}::text, ${new Date()}::timestamptz
+        WHERE NOT EXISTS (SELECT 1 FROM integration_signing_secrets WHERE integration_name = ${name}::text)
+        ON CONFLICT (integration_name) DO UPDATE SET secret = integration_signing_secrets.secret RETURNING secret)`,
+    column: sqlText`(SELECT secret FROM ${made} UNION ALL SELECT secret FROM integration_signing_secrets WHERE integration_name = ${name}::text LIMIT 1)`,
+  };
+}
+
+/** Keeps the secret a statement of `signingSecretPart` answered. */
+export function keepSigningSecret(name: string, createdAt: Date, secret: string): string {
+  held.set(heldKey(name, createdAt), secret);
   return secret;
 }
 
