@@ -1,5 +1,5 @@
 // The server side of bench/git-sync.ts's large repository, in a process of its own so that its memory is
-// measured alone (the bench's Git server buffers whole answers in the bench's process): the API and a job
+// measured alone (the bench's Git server passes the pack through the bench's process): the API and a job
 // runner polling every 100 ms, on PGlite over a data folder (or a scratch PostgreSQL database), files in a
 // folder store, both in a temporary folder removed at the end.
 // Prints one JSON line {base, token, orgId} once it listens; stops when its stdin closes.

@@ -1,10 +1,12 @@
 // Git Sync end to end on a repository of 1,000 pages (20 groups of 50 in SUMMARY.md, each page a heading,
 // paragraphs, a list, a code block and a table), served over smart HTTP by `git http-backend` on loopback
-// (test/support/git-http-server.ts). Measured, from the request to the outcome recorded on the space:
+// (test/support/git-http-server.ts, each answer passed on as Git writes it, as a Git host serves it: the
+// import's time is the server's, not this process's buffering of the whole pack first). Measured, from the request to the outcome recorded on the space:
 //   import: importGitRepository into an empty space (fetch, read the format, write one revision);
 //   export: exportToGitRepository of that space into an empty repository (write the format, commit, push).
 //
 //   npx tsx bench/git-sync.ts [--storage pglite|postgres|both] [--pages 1000] [--rounds 3] [--large-mb 500]
+//     [--tight-memory] [--server-flags='--cpu-prof --cpu-prof-dir=DIR']
 //
 // `--large-mb N` (0: none) adds a repository of the same pages and N MB of incompressible assets (4 MB
 // files, as the format's cap per asset was until GIT_SYNC_MAX_ASSET_BYTES, one shown on each of the first pages), imported and exported once by
@@ -36,6 +38,8 @@ const { values: opts } = parseArgs({
     rounds: { type: 'string', default: '3' },
     'large-mb': { type: 'string', default: '0' },
     'tight-memory': { type: 'boolean', default: false },
+    // Node flags for the large repository's server process alone, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` or `--trace-gc`.
+    'server-flags': { type: 'string', default: '' },
     'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
   },
 });
@@ -86,7 +90,7 @@ async function run(kind: string) {
   const { database, dispose } = await openStorage(kind);
   const app = createApp({ db: database.db, logger: pino({ level: 'silent' }), publicUrl: 'http://bench.example' });
   const listening = app.listen(0, '127.0.0.1');
-  const git = await startGitHttpServer();
+  const git = await startGitHttpServer({ stream: true });
   try {
     if (!listening.listening) await new Promise((resolve) => listening.once('listening', resolve));
     await database.migrate();
@@ -167,15 +171,23 @@ function largeRepositoryFiles(megabytes: number): Record<string, string | Uint8A
 }
 
 async function runLarge(kind: string, megabytes: number) {
-  const git = await startGitHttpServer();
+  const git = await startGitHttpServer({ stream: true });
   // `--tight-memory`: the settings docs/operating.md advises for a server with tight memory (a small young
   // generation, a bound on the old one, two malloc arenas); test/git-sync-memory.test.ts runs the server with the first and the last.
   const tight = opts['tight-memory'] ? { NODE_OPTIONS: '--max-semi-space-size=4 --max-old-space-size=384', MALLOC_ARENA_MAX: '2' } : {};
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/git-sync-server.ts', kind, opts['pg-url']!], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...tight } });
+  const serverFlags = opts['server-flags']!.split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...serverFlags, '--import', 'tsx', 'bench/git-sync-server.ts', kind, opts['pg-url']!], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...tight } });
   child.once('exit', (code, signal) => code !== 0 && console.error(`the bench server exited: ${code ?? signal}`));
   try {
     const first = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).once('line', resolve);
+      // The server's line is its JSON; any other (a flag's output, as `--trace-gc`'s) goes to stderr.
+      let found = false;
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        if (!found && line.startsWith('{"base"')) {
+          found = true;
+          resolve(line);
+        } else process.stderr.write(`${line}\n`);
+      });
       child.once('exit', (code) => reject(new Error(`the bench server exited (${code})`)));
     });
     const { base, token, orgId } = JSON.parse(first) as { base: string; token: string; orgId: string };

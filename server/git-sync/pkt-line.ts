@@ -31,12 +31,35 @@ export class PktReader {
     return true;
   }
 
+  /**
+   * The next `bytes` bytes: a view of the first chunk when they lie in it, else a copy of just those bytes;
+   * what follows them stays a view of its chunk. A side-band packet (64 KiB) spans two of the socket's
+   * chunks most of the time: copying the whole buffered list for each one (and the rest again for the next)
+   * allocated the pack two times over, each allocation counting toward V8's external memory, whose growth
+   * starts a full garbage collection every few tens of MB (docs/benchmarks.md, the 500 MB import).
+   */
   private take(bytes: number): Buffer {
-    const all = this.buffered.length === 1 ? this.buffered[0]! : Buffer.concat(this.buffered);
-    const out = all.subarray(0, bytes);
-    const rest = all.subarray(bytes);
-    this.buffered = rest.length > 0 ? [rest] : [];
-    this.size = rest.length;
+    if (bytes === 0) return Buffer.alloc(0); // `0004`, an empty line
+    const first = this.buffered[0]!;
+    let out: Buffer;
+    if (first.length >= bytes) {
+      out = first.subarray(0, bytes);
+      if (first.length === bytes) this.buffered.shift();
+      else this.buffered[0] = first.subarray(bytes);
+    } else {
+      out = Buffer.allocUnsafe(bytes);
+      let filled = 0;
+      let used = 0;
+      while (filled < bytes) {
+        const chunk = this.buffered[used]!;
+        const n = chunk.copy(out, filled, 0, Math.min(chunk.length, bytes - filled));
+        filled += n;
+        if (n === chunk.length) used++;
+        else this.buffered[used] = chunk.subarray(n);
+      }
+      this.buffered.splice(0, used);
+    }
+    this.size -= bytes;
     return out;
   }
 

@@ -52,8 +52,11 @@ export interface GitHttpServer {
   beforeRequest?: (path: string) => Promise<void>;
 }
 
-/** Starts the server on 127.0.0.1 (a loopback address: the API needs ALLOW_PRIVATE_FETCH=true to reach it). */
-export async function startGitHttpServer(options: { credentials?: { username: string; password: string } } = {}): Promise<GitHttpServer> {
+/**
+ * Starts the server on 127.0.0.1 (a loopback address: the API needs ALLOW_PRIVATE_FETCH=true to reach it).
+ * `stream`: each answer is passed on as `git http-backend` writes it (as a Git host serves it), not once whole.
+ */
+export async function startGitHttpServer(options: { credentials?: { username: string; password: string }; stream?: boolean } = {}): Promise<GitHttpServer> {
   const root = mkdtempSync(join(tmpdir(), 'git-http-'));
   const repos = join(root, 'repos');
   mkdirSync(repos);
@@ -87,21 +90,10 @@ export async function startGitHttpServer(options: { credentials?: { username: st
           GIT_PROTOCOL: String(req.headers['git-protocol'] ?? ''),
         },
       });
-      const out: Buffer[] = [];
-      cgi.stdout.on('data', (c: Buffer) => out.push(c));
-      cgi.stderr.on('data', () => undefined);
-      cgi.on('close', () => {
-        const all = Buffer.concat(out);
-        let split = all.indexOf('\r\n\r\n');
-        let gap = 4;
-        if (split < 0) {
-          split = all.indexOf('\n\n');
-          gap = 2;
-        }
-        const head = all.subarray(0, Math.max(split, 0)).toString('utf8');
+      const respond = (all: Buffer, split: number, gap: number) => {
         const headers: Record<string, string> = {};
         let status = 200;
-        for (const line of head.split(/\r?\n/)) {
+        for (const line of all.subarray(0, Math.max(split, 0)).toString('utf8').split(/\r?\n/)) {
           const at = line.indexOf(':');
           if (at < 0) continue;
           const name = line.slice(0, at).trim().toLowerCase();
@@ -109,8 +101,56 @@ export async function startGitHttpServer(options: { credentials?: { username: st
           if (name === 'status') status = Number(value.split(' ')[0]);
           else headers[name] = value;
         }
-        res.writeHead(status, headers).end(split < 0 ? all : all.subarray(split + gap));
-      });
+        res.writeHead(status, headers);
+        return split < 0 ? all : all.subarray(split + gap);
+      };
+      /** The headers' end (CRLF or LF line ends): where, and how long the blank line is. */
+      const headersEnd = (all: Buffer): [number, number] | undefined => {
+        const crlf = all.indexOf('\r\n\r\n');
+        const lf = all.indexOf('\n\n');
+        if (crlf >= 0 && (lf < 0 || crlf < lf)) return [crlf, 4];
+        return lf >= 0 ? [lf, 2] : undefined;
+      };
+      cgi.stderr.on('data', () => undefined);
+      if (!options.stream) {
+        const out: Buffer[] = [];
+        cgi.stdout.on('data', (c: Buffer) => out.push(c));
+        cgi.on('close', () => {
+          const all = Buffer.concat(out);
+          const [split, gap] = headersEnd(all) ?? [-1, 0];
+          res.end(respond(all, split, gap));
+        });
+      } else {
+        // Passed on as the CGI writes it, as a real Git host serves a fetch: the pack arrives while
+        // `git upload-pack` still writes it, and this process never holds it whole.
+        let head: Buffer | undefined = Buffer.alloc(0);
+        cgi.stdout.on('data', (c: Buffer) => {
+          let body = c;
+          if (head) {
+            const all = Buffer.concat([head, c]);
+            const end = headersEnd(all);
+            if (!end) {
+              head = all;
+              return;
+            }
+            head = undefined;
+            body = respond(all, ...end);
+          }
+          if (!res.write(body)) {
+            cgi.stdout.pause();
+            res.once('drain', () => cgi.stdout.resume());
+          }
+        });
+        // A client that goes away mid-answer leaves no CGI waiting on a full pipe.
+        res.on('close', () => {
+          if (!res.writableFinished) cgi.kill();
+        });
+        cgi.on('close', () => {
+          // No blank line at all: the whole output is the body.
+          if (head) res.end(respond(head, -1, 0));
+          else res.end();
+        });
+      }
       // git http-backend may answer (a refused push) and exit before it has read the whole request body:
       // the write then fails with EPIPE, and the answer it gave is what the client must get.
       cgi.stdin.on('error', () => undefined);
