@@ -67,6 +67,18 @@ function cache(hash: string, value: object, jsonLength: number): object {
 
 export const isCached = (hash: string) => stored.has(hash);
 
+/**
+ * SQL: the content_documents rows whose hash the subquery `hashes` answers, as one JSON array of `[hash, JSON
+ * text]` pairs (null for none): how a statement that reads something else sends Documents and page chunks along.
+ */
+export const storedPairsSql = (hashes: string) =>
+  `(SELECT json_agg(json_build_array(d.hash, d.document::text)) FROM content_documents d WHERE d.hash IN (${hashes}))`;
+
+/** Caches the pairs a `storedPairsSql` column answered, as a read of them would. */
+export function cacheStoredPairs(pairs: [string, string][] | null | undefined): void {
+  for (const [hash, json] of pairs ?? []) if (!isCached(hash)) cacheStored(hash, json);
+}
+
 /** The values stored under `hashes` (one query for those not cached); a hash with no row is left out. */
 export async function loadStored(db: Db, hashes: Iterable<string>): Promise<Map<string, object>> {
   const found = new Map<string, object>();

@@ -4,7 +4,7 @@
 // is one round trip. Documents never change once written and are cached in this process by hash: when the
 // process holds the revision, it names the Documents it lacks; when it does not, the statement finds the
 // page (and its subpages) in the revision's page list itself.
-import { isCached } from './content-documents.js';
+import { isCached, storedPairsSql } from './content-documents.js';
 import { positionOf } from './page-index.js';
 import { subtreeIds, type RevisionContent } from './revision-content.js';
 import { heldContent } from './revisions.store.js';
@@ -54,7 +54,6 @@ const shownSql: Record<ShownDocuments['which'], (page: string) => string> = {
  */
 export function pageDocumentsColumn(which: ShownDocuments['which'], held: string, first: number): string {
   const [missing, page] = [`$${first}::jsonb`, `$${first + 1}::text`];
-  const documentsOf = (hashes: string) => `(SELECT json_agg(json_build_array(d.hash, d.document::text)) FROM content_documents d WHERE d.hash IN (${hashes}))`;
   return `CASE WHEN r.id IS DISTINCT FROM ${held} THEN (
         WITH RECURSIVE listed AS (
           SELECT e FROM jsonb_array_elements(COALESCE(r.content->'pages', '[]'::jsonb)) e
@@ -62,8 +61,8 @@ export function pageDocumentsColumn(which: ShownDocuments['which'], held: string
           SELECT e FROM content_documents c CROSS JOIN jsonb_array_elements(c.document) e
             WHERE c.hash IN (SELECT jsonb_array_elements_text(r.content->'pageChunks'))
         ), shown AS (${shownSql[which](page)})
-        SELECT ${documentsOf(`SELECT e->>'documentHash' FROM shown`)})
-      ELSE ${documentsOf(`SELECT jsonb_array_elements_text(${missing})`)} END AS rev_documents`;
+        SELECT ${storedPairsSql(`SELECT e->>'documentHash' FROM shown`)})
+      ELSE ${storedPairsSql(`SELECT jsonb_array_elements_text(${missing})`)} END AS rev_documents`;
 }
 
 /** How many parameters `pageDocumentsColumn` takes. */

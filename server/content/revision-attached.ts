@@ -6,7 +6,7 @@ import { LRUCache } from 'lru-cache';
 import type { SpaceGrant } from '../auth/access.js';
 import type { AttachedReadOf } from '../auth/attached-read.js';
 import { embedded, type AttachedRead, type Select } from '../db/attached-select.js';
-import { cacheStored, isCached } from './content-documents.js';
+import { cacheStoredPairs, storedPairsSql } from './content-documents.js';
 import { parseDocumentId } from './document-ids.js';
 import { pageDocumentsColumn, pageDocumentsParamCount, pageDocumentsParams, type ShownDocuments } from './page-documents-attached.js';
 import { tokenVisitor } from './reader-content.js';
@@ -26,8 +26,7 @@ const revisionSql = (id: (first: number) => string, documents?: ShownDocuments['
   return `SELECT w.id AS rev_looked, r.id AS rev_id, r.space_id AS rev_space_id, r.parents::text AS rev_parents, r.type AS rev_type,
       r.created_at AS rev_created_at, ${withGit} AS rev_with_git, CASE WHEN ${withGit} THEN r.git::text END AS rev_git,
       CASE WHEN r.id IS DISTINCT FROM ${held} THEN r.content::text END AS rev_content,
-      CASE WHEN r.id IS DISTINCT FROM ${held} THEN (SELECT json_agg(json_build_array(d.hash, d.document::text)) FROM content_documents d
-        WHERE d.hash IN (SELECT jsonb_array_elements_text(r.content->'pageChunks'))) END AS rev_chunks${pageDocuments}
+      CASE WHEN r.id IS DISTINCT FROM ${held} THEN ${storedPairsSql(`SELECT jsonb_array_elements_text(r.content->'pageChunks')`)} END AS rev_chunks${pageDocuments}
     FROM (SELECT ${id(first + 2 + (documents ? pageDocumentsParamCount(documents) : 0))} AS id) w LEFT JOIN content_revisions r ON r.id = w.id`;
 };
 
@@ -109,9 +108,8 @@ export function attachedRevision(grant: SpaceGrant, changeRequest?: string): Pre
   if (raw.rev_looked === grant.row.revisionId) lastCurrent.set(grant.row.id, raw.rev_looked);
   if (changeRequest !== undefined) lastOfChangeRequest.set(changeRequest, raw.rev_looked);
   // The chunks of its page list, and the Documents of the page read, cached as content-documents.ts caches what it reads.
-  for (const [hash, json] of [...((raw.rev_chunks as [string, string][] | null) ?? []), ...((raw.rev_documents as [string, string][] | null) ?? [])]) {
-    if (!isCached(hash)) cacheStored(hash, json);
-  }
+  cacheStoredPairs(raw.rev_chunks as [string, string][] | null);
+  cacheStoredPairs(raw.rev_documents as [string, string][] | null);
   const row =
     raw.rev_id !== null && typeof raw.rev_content === 'string'
       ? { space_id: raw.rev_space_id, parents: raw.rev_parents, type: raw.rev_type, created_at: raw.rev_created_at, content: raw.rev_content }

@@ -6,7 +6,7 @@
 // from the visitor) is one statement more (`outlineTree`). A revision never changes, so a tree is kept per revision id; a tree with its Documents
 // (site-data.ts `spaceTree`, the published site's) serves as well.
 import { LRUCache } from 'lru-cache';
-import { cacheStored, isCached } from '../content/content-documents.js';
+import { cacheStoredPairs, storedPairsSql } from '../content/content-documents.js';
 import { isRevisionCached, loadRevision } from '../content/revisions.store.js';
 import type { Db } from '../db/client.js';
 import { rawSql, runSql, sqlText } from '../db/sql-text.js';
@@ -27,14 +27,14 @@ function held(revisionId: string): SpaceTree | undefined {
  * page chunks its row names (the page list without Documents, content-documents.ts).
  */
 const outlineJson = `json_build_array(w.id, r.id IS NOT NULL, r.space_id, r.parents::text, r.type, r.created_at, r.content::text,
-    (SELECT json_agg(json_build_array(d.hash, d.document::text)) FROM content_documents d WHERE d.hash IN (SELECT jsonb_array_elements_text(r.content->'pageChunks'))))`;
+    ${storedPairsSql(`SELECT jsonb_array_elements_text(r.content->'pageChunks')`)})`;
 
 type OutlineRow = [string, boolean, string | null, string | null, string | null, string | null, string | null, [string, string][] | null];
 
 /** Keeps the trees of `rows` (what `outlineJson` answered), their chunks cached as content-documents.ts caches what it reads. */
 async function keep(db: Db, rows: OutlineRow[]): Promise<void> {
   for (const [id, exists, spaceId, parents, type, createdAt, content, chunks] of rows) {
-    for (const [hash, json] of chunks ?? []) if (!isCached(hash)) cacheStored(hash, json);
+    cacheStoredPairs(chunks);
     const row = exists ? { space_id: spaceId, parents, type, created_at: createdAt, content } : undefined;
     // Prefetched, its chunks cached: no statement. The date given is an empty revision's creation, which no tree shows.
     const { content: read, parents: from } = await loadRevision(db, id, new Date(0), { documents: false, git: false }, { id, exists, row, withGit: false });
