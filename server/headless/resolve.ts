@@ -69,15 +69,11 @@ function moveStatus(site: SiteRow, permanent: boolean): 307 | 308 {
   return permanent && (site.visibility === 'public' || site.visibility === 'unlisted') ? 308 : 307;
 }
 
-/** How a resolution reads what it needs besides the site. */
-export interface ResolutionReads {
-  /** How page trees are read: with their Documents (spaceTree, the default: the site's pages show them), or without. */
-  treeRead?: TreeRead;
-}
-
-/** What `segments` (after the site's home, a share-link key taken) show `visitor`. */
-export async function resolveInSite(db: Db, found: FoundSite, visitor: Visitor, segments: string[], reads: ResolutionReads = {}): Promise<Resolution> {
-  const treeRead = reads.treeRead ?? spaceTree;
+/**
+ * What `segments` (after the site's home, a share-link key taken) show `visitor`; page trees read by `treeRead`:
+ * with their Documents (spaceTree, the default: the site's pages show them), or without.
+ */
+export async function resolveInSite(db: Db, found: FoundSite, visitor: Visitor, segments: string[], treeRead: TreeRead = spaceTree): Promise<Resolution> {
   const { site } = found;
   const structure = await structureOf(db, found);
   const nav = navigate(site, structure, visitor, segments);

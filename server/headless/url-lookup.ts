@@ -96,7 +96,7 @@ export async function lookUpUrl(ctx: Ctx, question: UrlQuestion): Promise<Lookup
   const visitor = visitorFrom(site, signed || undefined, () => unsigned);
 
   // The trees without their Documents: resolution shows none.
-  const resolution = await resolveInSite(ctx.db, found, visitor, segments, { treeRead: outlineTree });
+  const resolution = await resolveInSite(ctx.db, found, visitor, segments, outlineTree);
   if (resolution.redirect) {
     const { location, external } = resolution.redirect;
     return external ? { target: 'external', site: site.id, redirect: location } : { target: 'content', redirect: `${origin}${base}${location}` };
