@@ -17,6 +17,7 @@ import { changeRequestReviewers, changeRequests, organizations, siteSpaces, spac
 import { openCommentsField, toChangeRequest } from './change-request-view.js';
 import { mayMergeListed } from './merge-check.js';
 import type { ReviewFacts } from './merge-rules.js';
+import { literalLimit } from '../db/literal-limit.js';
 
 type SpaceListQuery = z.output<typeof changeRequestOperations.listChangeRequestsForSpace.query>;
 type OrganizationListQuery = z.output<typeof changeRequestOperations.listChangeRequestsForOrganization.query>;
@@ -116,7 +117,7 @@ export function changeRequestsPageSelects(ctx: Ctx, scope: SQL, filters: ListFil
     .innerJoin(organizations, eq(organizations.id, spaces.organizationId))
     .where(and(where, page.condition))
     .orderBy(...orderOf(keys, 'desc'))
-    .limit(page.limit + 1);
+    .limit(literalLimit(page.limit + 1));
   return { page, rows, total };
 }
 

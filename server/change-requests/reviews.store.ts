@@ -23,6 +23,7 @@ import { totalField } from '../members/directed-page.js';
 import type { ChangeRequestRow } from './change-request-view.js';
 import { changeRequestNotFound, findChangeRequest, refCondition } from './change-requests.store.js';
 import { assertStorableDocument } from '../content/document-check.js';
+import { literalLimit } from '../db/literal-limit.js';
 
 type Ops = typeof changeRequestReviewOperations;
 type RequestBody = z.output<Ops['requestReviewersForChangeRequest']['body']>;
@@ -114,7 +115,7 @@ function requestedReviewersPageSelects(ctx: Ctx, spaceId: string, ref: string, q
   ];
   const page = { condition: afterCursor(keys, 'asc', query.page), limit: pageLimit(query) };
   const total = ctx.db.select({ n: count() }).from(changeRequestReviewers).where(where);
-  const paged = <Q extends PgSelect>(select: Q) => select.where(and(where, page.condition)).orderBy(...orderOf(keys, 'asc')).limit(page.limit + 1);
+  const paged = <Q extends PgSelect>(select: Q) => select.where(and(where, page.condition)).orderBy(...orderOf(keys, 'asc')).limit(literalLimit(page.limit + 1));
   const rows = paged(ctx.db.select({ request: changeRequestReviewers, total: totalField(total) }).from(changeRequestReviewers).$dynamic());
   const named = (column: AnyPgColumn) => inArray(users.id, paged(ctx.db.select({ id: column }).from(changeRequestReviewers).$dynamic()));
   const people = ctx.db.select().from(users).where(or(named(changeRequestReviewers.userId), named(changeRequestReviewers.requestedBy)));
@@ -288,7 +289,7 @@ function reviewsPageSelects(ctx: Ctx, spaceId: string, ref: string, query: Revie
   const keys: SortKey[] = [{ column: changeRequestReviews.id, kind: 'string' }];
   const page = { condition: afterCursor(keys, 'asc', query.page), limit: pageLimit(query) };
   const total = ctx.db.select({ n: count() }).from(changeRequestReviews).where(where);
-  const paged = <Q extends PgSelect>(select: Q) => select.where(and(where, page.condition)).orderBy(...orderOf(keys, 'asc')).limit(page.limit + 1);
+  const paged = <Q extends PgSelect>(select: Q) => select.where(and(where, page.condition)).orderBy(...orderOf(keys, 'asc')).limit(literalLimit(page.limit + 1));
   const rows = paged(ctx.db.select({ review: changeRequestReviews, outdated: outdated.mapWith(Boolean), total: totalField(total) }).from(changeRequestReviews).$dynamic());
   const ids = paged(ctx.db.select({ id: changeRequestReviews.id }).from(changeRequestReviews).$dynamic());
   return { changeRequest, page, rows, total, extras: reviewExtrasSelects(ctx, ids) };

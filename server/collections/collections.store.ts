@@ -30,6 +30,7 @@ import { newId } from '../ids.js';
 import { leaveOrganization } from '../spaces/space-departure.js';
 import { toSpace } from '../spaces/space-view.js';
 import { publish } from '../events/domain-events.js';
+import { literalLimit } from '../db/literal-limit.js';
 
 export type Collection = components['schemas']['Collection'];
 type CreateCollection = z.output<typeof collectionOperations.createCollection.body>;
@@ -218,7 +219,7 @@ export function collectionSpacesPageSelects(ctx: Ctx, collectionId: string, requ
     .from(spaces)
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
-    .limit(page.fetch);
+    .limit(literalLimit(page.fetch));
   return { page, rows, total };
 }
 

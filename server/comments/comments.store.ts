@@ -19,6 +19,7 @@ import { commentReactions, commentReplies, comments } from '../db/schema/index.j
 import { BadRequest, Forbidden, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { detailSelects, detailsAttached, readDetails, storedBody, loadDetails, react, toComment, toReply, type BodyFormat, type Comment, type CommentReply, type CommentRow, type ReplyRow } from './comment-view.js';
+import { literalLimit } from '../db/literal-limit.js';
 
 type Ops = typeof commentOperations;
 type PostBody = z.output<Ops['postCommentInSpace']['body']>;
@@ -141,7 +142,7 @@ function commentsPageSelects(ctx: Ctx, spaceId: string, query: ListQuery) {
   const order = query.order ?? 'desc';
   const page = { condition: afterCursor(keys, order, query.page), limit: pageLimit(query) };
   const total = ctx.db.select({ n: count() }).from(comments).where(where);
-  const paged = <Q extends PgSelect>(select: Q) => select.where(and(where, page.condition)).orderBy(...orderOf(keys, order)).limit(page.limit + 1);
+  const paged = <Q extends PgSelect>(select: Q) => select.where(and(where, page.condition)).orderBy(...orderOf(keys, order)).limit(literalLimit(page.limit + 1));
   const rows = paged(ctx.db.select({ comment: comments, total: totalField(total) }).from(comments).$dynamic());
   const ids = paged(ctx.db.select({ id: comments.id }).from(comments).$dynamic());
   return { changeRequest, page, rows, total, details: detailSelects(ctx, ids, ids) };
@@ -229,7 +230,7 @@ function repliesPageSelects(ctx: Ctx, spaceId: string, commentId: string, query:
   const where = eq(commentReplies.commentId, commentId);
   const page = directedPage([{ column: commentReplies.id }], 'asc', query);
   const total = ctx.db.select({ n: count() }).from(commentReplies).where(where);
-  const paged = <Q extends PgSelect>(select: Q) => select.where(and(where, page.condition)).orderBy(...page.orderBy).limit(page.fetch);
+  const paged = <Q extends PgSelect>(select: Q) => select.where(and(where, page.condition)).orderBy(...page.orderBy).limit(literalLimit(page.fetch));
   const rows = paged(ctx.db.select({ reply: commentReplies, total: totalField(total) }).from(commentReplies).$dynamic());
   const ids = paged(ctx.db.select({ id: commentReplies.id }).from(commentReplies).$dynamic());
   return { comment: commentSelect(ctx, spaceId, commentId), page, rows, total, details: detailSelects(ctx, ids, []) };

@@ -5,6 +5,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.js';
 import { afterCursor, orderOf, pageLimit, type PageRequest, type SortKey } from '../db/cursor.js';
 import type { KeysetPageSelects } from '../db/paginate.js';
+import { literalLimit } from '../db/literal-limit.js';
 
 /**
  * The selects of one page of `table` rows matching `where`, ordered by (`time`, `id`) in `order`, each row
@@ -33,7 +34,7 @@ export function timePageSelects<T extends PgTable>(
     .from(table as PgTable)
     .where(and(where, after))
     .orderBy(...orderOf(keys, order))
-    .limit(limit + 1);
+    .limit(literalLimit(limit + 1));
   const cursorOf = (last: T['$inferSelect']) => {
     const key = read(last);
     return [key.time.toISOString(), key.id];

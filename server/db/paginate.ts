@@ -4,6 +4,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { rowsOf, type attachSelect, type Select } from './attached-select.js';
 import type { Db } from './client.js';
 import { afterCursor, cutPage, orderOf, pageLimit, type CursorValue, type PageRequest, type SortKey } from './cursor.js';
+import { literalLimit } from './literal-limit.js';
 
 export type { PageRequest };
 
@@ -68,7 +69,7 @@ export function keysetPageSelects<T extends PgTable, Extra extends Record<string
     .from(table as PgTable)
     .where(and(where, after))
     .orderBy(...orderOf(sortKeys, order))
-    .limit(limit + 1);
+    .limit(literalLimit(limit + 1));
   const cursorOf = (last: KeysetRow<T, Extra>) => keys.map((k) => (last as Record<string, unknown>)[columnKey(table, k)] as CursorValue);
   const selects: KeysetPageSelects<KeysetRow<T, Extra>> = { rows, total, after, limit, cursorOf };
   return selects;

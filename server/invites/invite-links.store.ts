@@ -21,6 +21,7 @@ import { newId } from '../ids.js';
 import { directedPage, finishPage, totalField } from '../members/directed-page.js';
 import { toSpace } from '../spaces/space-view.js';
 import { checkJoinByEmailDomain } from '../sso/join-policy.js';
+import { literalLimit } from '../db/literal-limit.js';
 
 type CreateInvite = z.output<typeof inviteOperations.createOrganizationInvite.body>;
 type UpdateInvite = z.output<typeof inviteOperations.updateOrganizationInviteById.body>;
@@ -206,7 +207,7 @@ export function invitesPageSelects(ctx: Ctx, organizationId: string, request: { 
     .from(organizationInvites)
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
-    .limit(page.fetch);
+    .limit(literalLimit(page.fetch));
   // The targets of the page's invites (and of the one past it, which says whether a next page follows).
   const targetIds = (column: string) => sql`(SELECT p.${sql.raw(column)} FROM (${rows}) p)`;
   return { page, rows, total, targets: targetSelects(ctx, organizationId, targetIds('space_id'), targetIds('collection_id')) };

@@ -13,6 +13,7 @@ import { NotFound } from '../errors.js';
 import { toSpace } from '../spaces/space-view.js';
 import { teamFields, toTeam } from '../teams/team-view.js';
 import { containsPattern, directedPage, finishPage, totalField } from './directed-page.js';
+import { literalLimit } from '../db/literal-limit.js';
 
 type SpacesQuery = z.output<typeof memberOperations.listSpacesForOrganizationMember.query>;
 type TeamsQuery = z.output<typeof memberOperations.listTeamsForOrganizationMember.query>;
@@ -68,7 +69,7 @@ export function memberSpacesPageSelects(ctx: Ctx, organizationId: string, caller
     .from(spaces)
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
-    .limit(page.fetch);
+    .limit(literalLimit(page.fetch));
   return { memberRole, page, rows, total };
 }
 
@@ -103,7 +104,7 @@ export function memberTeamsPageSelects(ctx: Ctx, organizationId: string, userId:
     .innerJoin(teams, eq(teams.id, teamMembers.teamId))
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
-    .limit(page.fetch);
+    .limit(literalLimit(page.fetch));
   return { memberRole: memberRoleSelect(ctx, organizationId, userId), page, rows, total };
 }
 

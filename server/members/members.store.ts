@@ -11,6 +11,7 @@ import { members, users } from '../db/schema/index.js';
 import { Conflict, NotFound } from '../errors.js';
 import { containsPattern, directedPage, finishPage, totalField, type SortKey } from './directed-page.js';
 import { memberFields, viewerOf, toMember, type Member } from './member-view.js';
+import { literalLimit } from '../db/literal-limit.js';
 
 type ListQuery = z.output<typeof memberOperations.listMembersInOrganizationById.query>;
 
@@ -49,7 +50,7 @@ export function membersPageSelects(ctx: Ctx, organizationId: string, query: List
     .innerJoin(users, eq(users.id, members.userId))
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
-    .limit(page.fetch);
+    .limit(literalLimit(page.fetch));
   return { page, rows, total };
 }
 

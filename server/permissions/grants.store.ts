@@ -13,6 +13,7 @@ import { directedPage, finishPage, totalField } from '../members/directed-page.j
 import { teamFields, toTeam } from '../teams/team-view.js';
 import { toUser } from '../users/users.store.js';
 import type { PageRequest } from '../db/paginate.js';
+import { literalLimit } from '../db/literal-limit.js';
 
 export type ResourceKind = 'space' | 'collection' | 'site';
 
@@ -133,7 +134,7 @@ export function userGrantsPageSelects(ctx: Ctx, target: ListedTarget, request: P
     .innerJoin(users, eq(users.id, contentGrants.userId))
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
-    .limit(page.fetch);
+    .limit(literalLimit(page.fetch));
   return { page, rows, total };
 }
 
@@ -155,7 +156,7 @@ export function teamGrantsPageSelects(ctx: Ctx, target: ListedTarget, request: P
     .innerJoin(teams, eq(teams.id, contentGrants.teamId))
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
-    .limit(page.fetch);
+    .limit(literalLimit(page.fetch));
   return { page, rows, total };
 }
 
@@ -223,7 +224,7 @@ export function aggregatePageSelects(ctx: Ctx, target: ListedTarget, role: Role 
     .innerJoin(users, eq(users.id, members.userId))
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
-    .limit(page.fetch);
+    .limit(literalLimit(page.fetch));
   return { page, rows, total };
 }
 

@@ -19,6 +19,7 @@ import { newId } from '../ids.js';
 import { containsPattern, finishPage, totalField } from '../members/directed-page.js';
 import { requireGrantedSite, requireSite, siteSelect } from './structure.js';
 import type { SiteRow } from './site-view.js';
+import { literalLimit } from '../db/literal-limit.js';
 
 export type SiteRedirect = components['schemas']['SiteRedirect'];
 export type SiteRedirectRow = typeof siteRedirects.$inferSelect;
@@ -133,7 +134,7 @@ function siteRedirectsPageSelects(ctx: Ctx, organizationId: string, siteId: stri
     .from(siteRedirects)
     .where(and(...filters, page.condition))
     .orderBy(...orderOf(keys, order))
-    .limit(page.limit + 1);
+    .limit(literalLimit(page.limit + 1));
   return { site: siteSelect(ctx, organizationId, siteId), page, rows, total };
 }
 

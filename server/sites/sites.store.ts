@@ -17,6 +17,7 @@ import { repairDefaults, requireSite, slug } from './structure.js';
 import { toSite, type Site, type SiteRow } from './site-view.js';
 import { factsOf, siteFactFields } from './site-features.js';
 import { asRole, strongest } from '../auth/roles.js';
+import { literalLimit } from '../db/literal-limit.js';
 
 type ListQuery = z.output<typeof siteOperations.listSites.query>;
 type CreateSite = z.output<typeof siteOperations.createSite.body>;
@@ -75,7 +76,7 @@ export function sitesPageSelects(ctx: Ctx, organizationId: string, query: ListQu
     .from(sites)
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
-    .limit(page.fetch);
+    .limit(literalLimit(page.fetch));
   return { page, rows, total };
 }
 

@@ -12,6 +12,7 @@ import { BadRequest, Forbidden, NotFound } from '../errors.js';
 import { directedPage, finishPage, totalField } from '../members/directed-page.js';
 import { memberFields, viewerOf, toMember } from '../members/member-view.js';
 import { managesTeam } from './team-view.js';
+import { literalLimit } from '../db/literal-limit.js';
 
 type BulkUpdate = z.output<typeof teamOperations.updateMembersInOrganizationTeam.body>;
 type TeamRole = 'owner' | 'member';
@@ -134,7 +135,7 @@ export function teamMembersPageSelects(ctx: Ctx, organizationId: string, teamId:
     .innerJoin(users, eq(users.id, members.userId))
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
-    .limit(page.fetch);
+    .limit(literalLimit(page.fetch));
   return { team, page, rows, total };
 }
 

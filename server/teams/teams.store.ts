@@ -12,6 +12,7 @@ import { BadRequest, NotFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { containsPattern, directedPage, finishPage, totalField } from '../members/directed-page.js';
 import { teamFields, toTeam, type Team } from './team-view.js';
+import { literalLimit } from '../db/literal-limit.js';
 
 type ListQuery = z.output<typeof teamOperations.listTeamsInOrganizationById.query>;
 type CreateTeam = z.output<typeof teamOperations.createOrganizationTeam.body>;
@@ -55,7 +56,7 @@ export function teamsPageSelects(ctx: Ctx, organizationId: string, query: ListQu
     .from(teams)
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
-    .limit(page.fetch);
+    .limit(literalLimit(page.fetch));
   return { page, rows, total };
 }
 
