@@ -157,9 +157,9 @@ async function collectionGrant(ctx: Ctx, collectionId: string, attach?: Attached
   return atLeast(role, 'read') ? { ...grant, role } : undefined;
 }
 
-async function spaceGrant(ctx: Ctx, spaceId: string, includeDeleted: boolean, options: AccessOptions): Promise<SpaceGrant | undefined> {
-  const found = await readSpaceGrant(ctx.db, spaceId, ctx.caller.userId, options.spaceCounters, options.attach);
-  if (!found || (found.space.deletedAt && !includeDeleted)) return undefined;
+async function spaceGrant(ctx: Ctx, spaceId: string, rule: { role: Role; deleted?: boolean }, options: AccessOptions): Promise<SpaceGrant | undefined> {
+  const found = await readSpaceGrant(ctx.db, spaceId, ctx.caller.userId, options.spaceCounters, options.attach, rule);
+  if (!found || (found.space.deletedAt && rule.deleted !== true)) return undefined;
   const grant = { row: found.space, ...basisOf(found), counts: found.counts, publishedOn: found.publishedOn, attached: found.attached };
   const role = spaceRole(grant, found.space);
   return atLeast(role, 'read') ? { ...grant, role } : undefined;
@@ -197,7 +197,7 @@ export async function checkAccess(ctx: Ctx, rule: Access, params: Record<string,
       return { grant };
     }
     case 'space': {
-      const grant = await spaceGrant(ctx, params.spaceId, rule.deleted === true, options);
+      const grant = await spaceGrant(ctx, params.spaceId, rule, options);
       if (!grant) {
         if (rule.missing === 'no-content') return { noContent: true };
         throw new NotFound(`Space ${params.spaceId} not found`);

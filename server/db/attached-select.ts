@@ -25,6 +25,25 @@ export interface AttachedRead {
    */
   sql: (first: number) => string;
   params: unknown[];
+  /** What the operation writes in the same statement, for a caller the grant lets through (AttachedWrite). */
+  write?: AttachedWrite;
+}
+
+/**
+ * A write made in a grant's statement (server/auth/attached-read.ts): data-modifying common table
+ * expressions over `g`, the grant query's row (the read's columns included), each writing only where
+ * `allowed` holds (SQL over `g`: the caller passes the operation's access rule), so that nothing is written
+ * for a caller who is refused. Only the grant queries that can say `allowed` send it (the others drop it:
+ * the handler then writes in a statement of its own, having checked the rule in code).
+ */
+export interface AttachedWrite {
+  /** Names its SQL, as AttachedRead's `name`. */
+  name: string;
+  /** `name AS (…)`, comma-separated: its parameters numbered from `first` (after the read's). */
+  ctes: (first: number, allowed: string) => string;
+  /** A column of the statement's row telling what it wrote (SQL over its CTEs), named with a prefix of its own. */
+  column: string;
+  params: unknown[];
 }
 
 // Drizzle's own mapping of a select's rows: exported by drizzle-orm (0.45) but marked internal, so untyped.
