@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import * as drizzle from 'drizzle-orm';
 import { directQuery, type Db } from './client.js';
+import { renderSql, SqlFragment } from './sql-text.js';
 
 /**
  * A read attached to a grant's statement (server/auth/attached-read.ts): a subquery joined LATERAL after the
@@ -87,6 +88,37 @@ export function embedded(select: Select): { hash: string; sql: (first: number) =
     sql: (first) => text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + first - 1}`),
     params,
   };
+}
+
+/**
+ * A statement written as fragments (sql-text.ts) as the read `name` attached: its rows' columns come back as
+ * they are, beside the grant's (so they should carry a prefix of their own, and it should answer one row). Its
+ * `$n` renumbered from `first`; a statement of its own per text, as attachSelect's.
+ */
+export function fragmentRead(name: string, fragment: SqlFragment): AttachedRead {
+  const { text, params } = renderSql(fragment);
+  // renderSql writes its parameters as $1…$n; the fragments write no other `$`.
+  return {
+    name: `${name}_${createHash('sha1').update(text).digest('hex').slice(0, 10)}`,
+    sql: (first) => text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + first - 1}`),
+    params,
+  };
+}
+
+/** `select` as a fragment of a statement written as fragments (sql-text.ts), its parameters its own. */
+export function selectFragment(select: Select): SqlFragment {
+  const { sql, params } = select.toSQL();
+  const strings: string[] = [];
+  const values: unknown[] = [];
+  let last = 0;
+  // Drizzle writes its parameters as $1…$n and nothing else with a `$`.
+  for (const match of sql.matchAll(/\$(\d+)/g)) {
+    strings.push(sql.slice(last, match.index));
+    values.push(params[Number(match[1]) - 1]);
+    last = match.index + match[0].length;
+  }
+  strings.push(sql.slice(last));
+  return new SqlFragment(strings, values);
 }
 
 /**

@@ -77,6 +77,15 @@ export async function administeredIntegration(ctx: Ctx, name: string, lock = fal
   return requireAdministered(name, await readIntegration(ctx, name, lock));
 }
 
+/**
+ * The integration's grant as a read attached to another statement (a grant's), and its answer from that
+ * statement's row: the integration if the caller may see it, NotFound otherwise.
+ */
+export function visibleIntegrationAttached(ctx: Ctx, name: string): { read: AttachedRead; visible: (attached: Record<string, unknown>) => IntegrationGrant } {
+  const select = integrationSelect(ctx, name);
+  return { read: attachSelect('integration', select), visible: (attached) => requireVisible(name, grantOf(ctx, name, attachedRows(attached, 'integration', select)![0])) };
+}
+
 /** The integration's grant (grantOf) and `read`, in one statement (readAttached). */
 async function integrationWith(ctx: Ctx, name: string, read: AttachedRead): Promise<{ grant: IntegrationGrant | undefined; attached: Record<string, unknown> }> {
   const select = integrationSelect(ctx, name);

@@ -18,6 +18,7 @@
 // Both forms carry the site's visitor key (`signingSecrets.siteInstallation`) only to the integration that signs
 // the site's visitors in: a request about its installation on a site whose publishing auth has
 // `backend: integration`, by an integration with the `site:visitor:auth` scope (visitor-auth.ts).
+import { fragmentRead, type AttachedRead } from '../db/attached-select.js';
 import { tableRow, type Db } from '../db/client.js';
 import { integrationInstallations, integrationScripts, integrationSiteInstallations, integrations, integrationSpaceInstallations, organizations } from '../db/schema/index.js';
 import type { OrganizationRow } from '../auth/access.js';
@@ -73,9 +74,13 @@ export const sandboxRunner: ScriptRunner = (options) => sharedScriptRuntime().in
 // one was parsed and planned at each request (the planner reading the size of each of its seven tables),
 // which kept the database thread busy all the time under load; this one is PREPAREd once and only executed.
 function targetRow(db: Db, name: string, target: ScriptTarget, heldScript: string | null, full: boolean) {
-  return runSql(
-    db,
-    sqlText`SELECT md5(i::text || o::text) AS io_stamp, md5(inst::text) AS inst_stamp, inst.id AS inst_row_id,
+  return runSql(db, targetRowSql(name, target, heldScript, full));
+}
+
+/** targetRow's SQL; the installation's id is `installation` (SQL) when given, else `target`'s. */
+function targetRowSql(name: string, target: ScriptTarget, heldScript: string | null, full: boolean, installation?: SqlFragment): SqlFragment {
+  const installationId = installation ?? sqlText`${target.installationId ?? null}::text`;
+  return sqlText`SELECT md5(i::text || o::text) AS io_stamp, md5(inst::text) AS inst_stamp, inst.id AS inst_row_id,
       ${full ? fullColumns() : rawSql('NULL AS slim')},
       sc.integration_name AS sc_integration_name, sc.runtime AS sc_runtime, sc.secrets AS sc_secrets, sc.script_hash AS sc_script_hash,
       (CASE WHEN sc.script_hash = ${heldScript}::text THEN NULL ELSE sc.script END) AS sc_script,
@@ -92,7 +97,7 @@ function targetRow(db: Db, name: string, target: ScriptTarget, heldScript: strin
     FROM integrations i
     JOIN organizations o ON o.id = i.organization_id
     LEFT JOIN integration_scripts sc ON sc.integration_name = i.name
-    LEFT JOIN integration_installations inst ON inst.id = ${target.installationId ?? null}::text AND inst.integration_name = i.name
+    LEFT JOIN integration_installations inst ON inst.id = ${installationId} AND inst.integration_name = i.name
     LEFT JOIN integration_space_installations spi ON spi.installation_id = inst.id AND spi.space_id = ${target.spaceId ?? null}::text
     LEFT JOIN integration_site_installations sti ON sti.installation_id = inst.id AND sti.site_id = ${target.siteId ?? null}::text
     -- The space, when the installation is on it or covers every live space of its organization (the space's).
@@ -101,8 +106,20 @@ function targetRow(db: Db, name: string, target: ScriptTarget, heldScript: strin
     -- The site, when the installation is on it or covers every site of its organization (the site's).
     LEFT JOIN sites st ON st.id = ${target.siteId ?? null}::text AND st.organization_id = inst.organization_id
       AND (sti.id IS NOT NULL OR inst.site_selection = 'all')
-    WHERE i.name = ${name}::text`,
-  );
+    WHERE i.name = ${name}::text`;
+}
+
+/**
+ * The row loadScriptTarget reads, as a read attached to another statement (a grant's: ui-render.store.ts),
+ * about the installation whose id `installation` (SQL, which may read the statement's own) answers: one row
+ * always, `io_stamp` null when the integration does not exist. `guessed`, the installation it was last found to
+ * be: the slim row when this process holds its rows (a wrong guess reads the full row again, as a change does).
+ * loadScriptTarget takes the row back (`preread`).
+ */
+export function scriptTargetAttached(name: string, target: Omit<ScriptTarget, 'installationId'>, installation: SqlFragment, guessed: string | undefined): { read: AttachedRead; full: boolean } {
+  const full = !heldOwners.get(name) || guessed === undefined || !heldInstallations.get(guessed);
+  const row = targetRowSql(name, target, heldScripts.get(name)?.hash ?? null, full, installation);
+  return { read: fragmentRead(`script_target_${full ? 'full' : 'slim'}`, sqlText`SELECT t.* FROM (SELECT 1) one LEFT JOIN LATERAL (${row}) t ON true`), full };
 }
 
 let fullList: SqlFragment | undefined;
@@ -224,13 +241,14 @@ export interface LoadedScript {
  * space or site named), the organization of that installation, and the script with its env (undefined
  * when the integration has no script). Undefined when the integration does not exist.
  */
-export async function loadScriptTarget(db: Db, name: string, target: ScriptTarget) {
+export async function loadScriptTarget(db: Db, name: string, target: ScriptTarget, preread?: { raw: Record<string, unknown>; full: boolean }) {
   const held = heldScripts.get(name);
   const owner = heldOwners.get(name);
   const installationHeld = target.installationId ? heldInstallations.get(target.installationId) : undefined;
   // The slim statement when this process holds the rows; the full one when it does not, or they changed.
-  let full = !owner || (target.installationId !== undefined && !installationHeld);
-  let [raw] = await targetRow(db, name, target, held?.hash ?? null, full);
+  // A row read with another statement (scriptTargetAttached) is taken as that statement's answer.
+  let full = preread ? preread.full : !owner || (target.installationId !== undefined && !installationHeld);
+  let [raw] = preread ? (preread.raw.io_stamp == null ? [] : [preread.raw]) : await targetRow(db, name, target, held?.hash ?? null, full);
   const changed = (r: Record<string, unknown>) => r.io_stamp !== owner?.stamp || (r.inst_row_id != null && r.inst_stamp !== installationHeld?.stamp);
   if (raw && !full && changed(raw)) {
     full = true;

@@ -3,13 +3,17 @@
 // The installation (and a site's organization) is read with the integration, in one statement, and told only
 // once the caller's right to the context is checked.
 import { and, eq, exists, or } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import type { Access } from '../../contract/access.js';
 import { checkAccess } from '../auth/access.js';
 import type { Ctx } from '../context.js';
-import { attachAll, attachSelect, rowsOf, type AttachedRead } from '../db/attached-select.js';
+import { attachAll, attachSelect, rowsOf, selectFragment, type AttachedRead } from '../db/attached-select.js';
+import { sqlText } from '../db/sql-text.js';
 import type { Db } from '../db/client.js';
 import { integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations, sites, spaces } from '../db/schema/index.js';
 import { ApiError, BadRequest, NotFound } from '../errors.js';
-import { visibleIntegrationWith } from './integration-access.js';
+import { visibleIntegration, visibleIntegrationAttached, visibleIntegrationWith } from './integration-access.js';
+import { sandboxRunner, scriptTargetAttached, type ScriptTarget } from './script-invocation.js';
 import { renderComponent, type UiRenderInput } from './ui-render.js';
 
 type Context =
@@ -72,25 +76,75 @@ function contextRead(selects: ContextSelects): AttachedRead {
   return selects.site ? attachAll('ui_context', installation, attachSelect('ui_site', selects.site)) : installation;
 }
 
-/** The space or site the context concerns, once the caller's right to it is checked (a site's organization from `attached`). */
-async function targetOf(ctx: Ctx, context: Context, at: string, selects: ContextSelects, attached: Record<string, unknown>) {
+/** What the context concerns (the target of its script's event) and how the answers name it. */
+function targetOfContext(context: Context, at: string) {
   switch (context.type) {
     case 'document':
-    case 'configuration_space': {
-      await checkAccess(ctx, { to: 'space', role: context.type === 'document' ? 'read' : 'admin' }, { spaceId: context.spaceId }, { spaceCounters: false });
+    case 'configuration_space':
       return { spaceId: context.spaceId, where: `space ${context.spaceId} (${at}.context.spaceId)` };
-    }
-    case 'configuration_site': {
-      const [site] = selects.site ? await rowsOf(attached, 'ui_site', selects.site) : [];
-      if (!site) throw new NotFound(`${at}.context.siteId: site ${context.siteId} not found`);
-      await checkAccess(ctx, { to: 'organization', role: 'admin' }, { organizationId: site.organizationId });
+    case 'configuration_site':
       return { siteId: context.siteId, where: `site ${context.siteId} (${at}.context.siteId)` };
-    }
-    case 'configuration_account': {
-      await checkAccess(ctx, { to: 'organization', role: 'admin' }, { organizationId: context.organizationId });
+    case 'configuration_account':
       return { where: `organization ${context.organizationId} (${at}.context.organizationId)` };
-    }
   }
+}
+
+/**
+ * The access rule of a context whose space or organization the request names: a document's space read, a
+ * configuration screen's space or organization administered. A site's screen is its organization's, which
+ * the statement reads (undefined).
+ */
+function ruleOf(context: Context): { access: Access; params: Record<string, string> } | undefined {
+  switch (context.type) {
+    case 'document':
+      return { access: { to: 'space', role: 'read' }, params: { spaceId: context.spaceId } };
+    case 'configuration_space':
+      return { access: { to: 'space', role: 'admin' }, params: { spaceId: context.spaceId } };
+    case 'configuration_account':
+      return { access: { to: 'organization', role: 'admin' }, params: { organizationId: context.organizationId } };
+    case 'configuration_site':
+      return undefined;
+  }
+}
+
+/** The installation a render was last found to be about, by integration and context: its script's row is read for it (scriptTargetAttached). */
+const lastInstallation = new LRUCache<string, string>({ max: 10_000 });
+
+const contextKey = (name: string, context: Context) =>
+  `${name}\0${context.type}\0${'spaceId' in context ? context.spaceId : 'siteId' in context ? context.siteId : context.organizationId}`;
+
+/**
+ * The installation and its script's row (loadScriptTarget's) read in the statement of the grant of the context
+ * (its space's or organization's) with the integration: one statement. A refused caller is told, as when
+ * the integration was read first, that an integration they cannot see is not found before anything else.
+ */
+async function readInGrant(ctx: Ctx, name: string, context: Context, rule: { access: Access; params: Record<string, string> }, selects: ContextSelects, target: Omit<ScriptTarget, 'installationId'>) {
+  const integration = visibleIntegrationAttached(ctx, name);
+  const key = contextKey(name, context);
+  const script = scriptTargetAttached(name, target, sqlText`(${selectFragment(selects.installation)})`, lastInstallation.get(key));
+  const read = attachAll('ui_render', integration.read, contextRead(selects), script.read);
+  let decision;
+  try {
+    decision = await checkAccess(ctx, rule.access, rule.params, { spaceCounters: false, attach: read });
+  } catch (err) {
+    await visibleIntegration(ctx, name);
+    throw err;
+  }
+  const attached = (decision as { grant: { attached?: Record<string, unknown> } }).grant.attached!;
+  integration.visible(attached);
+  const [installation] = await rowsOf(attached, 'ui_installation', selects.installation);
+  if (installation) lastInstallation.set(key, installation.id);
+  return { installation, preread: { raw: attached, full: script.full } };
+}
+
+/** The installation, once the caller's right to a site's screen is checked (the site's organization read with the integration). */
+async function readForSite(ctx: Ctx, name: string, context: Context & { type: 'configuration_site' }, at: string, selects: ContextSelects) {
+  const { attached } = await visibleIntegrationWith(ctx, name, contextRead(selects));
+  const [site] = selects.site ? await rowsOf(attached, 'ui_site', selects.site) : [];
+  if (!site) throw new NotFound(`${at}.context.siteId: site ${context.siteId} not found`);
+  await checkAccess(ctx, { to: 'organization', role: 'admin' }, { organizationId: site.organizationId });
+  const [installation] = await rowsOf(attached, 'ui_installation', selects.installation);
+  return { installation, preread: undefined };
 }
 
 /**
@@ -98,13 +152,15 @@ async function targetOf(ctx: Ctx, context: Context, at: string, selects: Context
  * `<at>.componentId`: `body` for the POST, `query.request` for the GET), 503 when it fails.
  */
 export async function renderIntegrationUi(ctx: Ctx, name: string, body: Omit<UiRenderInput, 'userId' | 'context'> & { context: Context }, at = 'body') {
-  const selects = contextSelects(ctx.db, name, body.context);
-  const { attached } = await visibleIntegrationWith(ctx, name, contextRead(selects));
-  const { where, ...target } = await targetOf(ctx, body.context, at, selects, attached);
-  const [installation] = await rowsOf(attached, 'ui_installation', selects.installation);
+  const { context } = body;
+  const selects = contextSelects(ctx.db, name, context);
+  const { where, ...target } = targetOfContext(context, at);
+  const rule = ruleOf(context);
+  const { installation, preread } =
+    context.type === 'configuration_site' || !rule ? await readForSite(ctx, name, context as Context & { type: 'configuration_site' }, at, selects) : await readInGrant(ctx, name, context, rule, selects, target);
   if (!installation) throw new NotFound(`The integration ${name} is not installed on the ${where}`);
   const installationId = installation.id;
-  const result = await renderComponent(ctx.db, name, { installationId, ...target }, { ...body, userId: ctx.caller.userId });
+  const result = await renderComponent(ctx.db, name, { installationId, ...target }, { ...body, userId: ctx.caller.userId }, sandboxRunner, preread);
   if (result.ok) return result;
   if (result.status === 404 && result.reason.includes('not installed')) throw new NotFound(result.reason);
   if (result.status >= 400 && result.status < 500) throw new BadRequest(`${at}.componentId: ${result.reason}`);
