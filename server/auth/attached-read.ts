@@ -24,7 +24,9 @@ const composed = new Map<string, string>();
 export function withAttached(kind: string, build: (columns: string, join: string) => string, read: AttachedRead, first: number, allowed?: string): { name: string; text: string; params: unknown[] } {
   const write = allowed === undefined ? undefined : read.write;
   // A plain identifier: PGlite PREPAREs it by name. A write's text also varies with the rule it is made under.
-  const name = write ? `${kind}_with_${read.name}_${write.name}_${createHash('sha1').update(allowed!).digest('hex').slice(0, 8)}` : `${kind}_with_${read.name}`;
+  const full = write ? `${kind}_with_${read.name}_${write.name}_${allowed}` : `${kind}_with_${read.name}`;
+  // PostgreSQL cuts a name at 63 characters (two texts could then share one): a longer one is hashed.
+  const name = /^\w{1,63}$/.test(full) ? full : `${kind}_${createHash('sha1').update(full).digest('hex').slice(0, 24)}`;
   let text = composed.get(name);
   if (text === undefined) {
     text = build(', a.*', `\n    LEFT JOIN LATERAL (${read.sql(first)}) a ON true`);

@@ -105,6 +105,25 @@ export function fragmentRead(name: string, fragment: SqlFragment): AttachedRead 
   };
 }
 
+// Where a write written as fragments (fragmentWrite) takes its rule's condition.
+const ALLOWED = '/*allowed*/ true';
+
+/**
+ * A write written as fragments (sql-text.ts) as an AttachedWrite: `ctes(allowed)` its common table
+ * expressions, writing only where `allowed` (SQL) holds; `column` the columns telling what it wrote (SQL
+ * over its CTEs and `g`, with no parameters). Built once: its values (a token, an id) are those of this write.
+ */
+export function fragmentWrite(name: string, ctes: (allowed: SqlFragment) => SqlFragment, column: string): AttachedWrite {
+  const { text, params } = renderSql(ctes(new SqlFragment([ALLOWED], [])));
+  return {
+    name: `${name}_${createHash('sha1').update(text).digest('hex').slice(0, 10)}`,
+    // renderSql writes its parameters as $1…$n; the fragments and the rule's condition write no other `$`.
+    ctes: (first, allowed) => text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + first - 1}`).replaceAll(ALLOWED, `(${allowed})`),
+    column,
+    params,
+  };
+}
+
 /** `select` as a fragment of a statement written as fragments (sql-text.ts), its parameters its own. */
 export function selectFragment(select: Select): SqlFragment {
   const { sql, params } = select.toSQL();

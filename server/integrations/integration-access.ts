@@ -7,6 +7,7 @@ import { asRole, atLeast } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { attachAll, attachedRows, attachSelect, readAttached, type AttachedRead } from '../db/attached-select.js';
 import { integrations, members, organizations } from '../db/schema/index.js';
+import { rawSql, sqlText, type SqlFragment } from '../db/sql-text.js';
 import { Forbidden, NotFound } from '../errors.js';
 import type { IntegrationRow, OwnerMembership } from './integration-view.js';
 
@@ -48,6 +49,14 @@ export async function readIntegration(ctx: Ctx, name: string, lock = false): Pro
 /** Whether the caller may see the integration: private ones only to members of the owner. */
 export function canSee(grant: IntegrationGrant): boolean {
   return grant.row.visibility !== 'private' || grant.isMember;
+}
+
+/** canSee in SQL, for a statement that writes only for a caller who may see the integration `name`. */
+export function canSeeSql(ctx: Ctx, name: string): SqlFragment {
+  // The integration itself (grantOf) sees itself.
+  if (ctx.caller.integration?.name === name) return rawSql('true');
+  return sqlText`EXISTS (SELECT 1 FROM integrations i LEFT JOIN members m ON m.organization_id = i.organization_id AND m.user_id = ${ctx.caller.userId}::text AND NOT m.disabled
+    WHERE i.name = ${name}::text AND (i.visibility <> 'private' OR m.user_id IS NOT NULL))`;
 }
 
 /** Whether the caller is an admin of the owning organization. */

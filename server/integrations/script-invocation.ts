@@ -25,7 +25,7 @@ import type { OrganizationRow } from '../auth/access.js';
 import { columnsAs, rawSql, runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
 import type { Urls } from '../urls.js';
 import { visitorKey } from '../sites/publishing-auth.js';
-import { scriptCredentials } from './script-credentials.js';
+import { credentialsWrite, scriptCredentials, type GivenCredentials } from './script-credentials.js';
 import { LRUCache } from 'lru-cache';
 import { scriptApiEndpoint, scriptHash, scriptUrls, sharedScriptRuntime, type ScriptRequest, type ScriptResponse } from '../runtime/script-runtime.js';
 import type { InstallationRow, IntegrationRow } from './integration-view.js';
@@ -116,10 +116,30 @@ function targetRowSql(name: string, target: ScriptTarget, heldScript: string | n
  * be: the slim row when this process holds its rows (a wrong guess reads the full row again, as a change does).
  * loadScriptTarget takes the row back (`preread`).
  */
-export function scriptTargetAttached(name: string, target: Omit<ScriptTarget, 'installationId'>, installation: SqlFragment, guessed: string | undefined): { read: AttachedRead; full: boolean } {
-  const full = !heldOwners.get(name) || guessed === undefined || !heldInstallations.get(guessed);
+export function scriptTargetAttached(
+  name: string,
+  target: Omit<ScriptTarget, 'installationId'>,
+  installation: SqlFragment,
+  guessed: string | undefined,
+  credentialsWhen: SqlFragment,
+): { read: AttachedRead; preread: (raw: Record<string, unknown>) => Preread } {
+  const owner = heldOwners.get(name);
+  const full = !owner || guessed === undefined || !heldInstallations.get(guessed);
   const row = targetRowSql(name, target, heldScripts.get(name)?.hash ?? null, full, installation);
-  return { read: fragmentRead(`script_target_${full ? 'full' : 'slim'}`, sqlText`SELECT t.* FROM (SELECT 1) one LEFT JOIN LATERAL (${row}) t ON true`), full };
+  const read = fragmentRead(`script_target_${full ? 'full' : 'slim'}`, sqlText`SELECT t.* FROM (SELECT 1) one LEFT JOIN LATERAL (${row}) t ON true`);
+  // The credentials its environment carries that this process does not hold, written where the grant's rule and `credentialsWhen` hold.
+  const credentials = credentialsWrite(name, guessed, owner?.integration, credentialsWhen);
+  return {
+    read: credentials ? { ...read, write: credentials.write } : read,
+    preread: (raw) => ({ raw, full, credentials: credentials?.taken(raw) }),
+  };
+}
+
+/** A script's row read in another statement (scriptTargetAttached), with the credentials that statement wrote. */
+export interface Preread {
+  raw: Record<string, unknown>;
+  full: boolean;
+  credentials?: GivenCredentials;
 }
 
 let fullList: SqlFragment | undefined;
@@ -241,7 +261,7 @@ export interface LoadedScript {
  * space or site named), the organization of that installation, and the script with its env (undefined
  * when the integration has no script). Undefined when the integration does not exist.
  */
-export async function loadScriptTarget(db: Db, name: string, target: ScriptTarget, preread?: { raw: Record<string, unknown>; full: boolean }) {
+export async function loadScriptTarget(db: Db, name: string, target: ScriptTarget, preread?: Preread) {
   const held = heldScripts.get(name);
   const owner = heldOwners.get(name);
   const installationHeld = target.installationId ? heldInstallations.get(target.installationId) : undefined;
@@ -280,7 +300,7 @@ export async function loadScriptTarget(db: Db, name: string, target: ScriptTarge
     integration: row.integration,
     ...(row.installation !== null && target.installationId && { installationId: target.installationId }),
     environment: protocol === 'v2',
-  });
+  }, preread?.credentials);
   const token = credentials.installationToken;
   const signsVisitors = row.siteInstallation !== null && row.siteAuth?.backend === 'integration' && row.integration.scopes.includes(VISITOR_AUTH_SCOPE);
   const siteVisitorKey = signsVisitors ? await visitorKey({ db }, { id: row.siteInstallation!.siteId, visitorAuthKey: row.siteAuth!.key }) : undefined;

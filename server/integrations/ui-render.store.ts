@@ -11,8 +11,8 @@ import { attachAll, attachSelect, rowsOf, selectFragment, type AttachedRead } fr
 import { sqlText } from '../db/sql-text.js';
 import type { Db } from '../db/client.js';
 import { integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations, sites, spaces } from '../db/schema/index.js';
-import { ApiError, BadRequest, NotFound } from '../errors.js';
-import { visibleIntegration, visibleIntegrationAttached, visibleIntegrationWith } from './integration-access.js';
+import { ApiError, BadRequest, Forbidden, NotFound } from '../errors.js';
+import { canSeeSql, visibleIntegration, visibleIntegrationAttached, visibleIntegrationWith } from './integration-access.js';
 import { sandboxRunner, scriptTargetAttached, type ScriptTarget } from './script-invocation.js';
 import { renderComponent, type UiRenderInput } from './ui-render.js';
 
@@ -115,26 +115,27 @@ const contextKey = (name: string, context: Context) =>
 
 /**
  * The installation and its script's row (loadScriptTarget's) read in the statement of the grant of the context
- * (its space's or organization's) with the integration: one statement. A refused caller is told, as when
- * the integration was read first, that an integration they cannot see is not found before anything else.
+ * (its space's or organization's) with the integration: one statement.
  */
 async function readInGrant(ctx: Ctx, name: string, context: Context, rule: { access: Access; params: Record<string, string> }, selects: ContextSelects, target: Omit<ScriptTarget, 'installationId'>) {
   const integration = visibleIntegrationAttached(ctx, name);
   const key = contextKey(name, context);
-  const script = scriptTargetAttached(name, target, sqlText`(${selectFragment(selects.installation)})`, lastInstallation.get(key));
-  const read = attachAll('ui_render', integration.read, contextRead(selects), script.read);
+  const script = scriptTargetAttached(name, target, sqlText`(${selectFragment(selects.installation)})`, lastInstallation.get(key), canSeeSql(ctx, name));
+  const read = { ...attachAll('ui_render', integration.read, contextRead(selects), script.read), write: script.read.write };
   let decision;
   try {
     decision = await checkAccess(ctx, rule.access, rule.params, { spaceCounters: false, attach: read });
   } catch (err) {
-    await visibleIntegration(ctx, name);
+    // A space or organization the caller cannot see is not found, whatever the integration. One they see
+    // but may not use: an integration they cannot see is not found first, as when it was read alone.
+    if (err instanceof Forbidden) await visibleIntegration(ctx, name);
     throw err;
   }
   const attached = (decision as { grant: { attached?: Record<string, unknown> } }).grant.attached!;
   integration.visible(attached);
   const [installation] = await rowsOf(attached, 'ui_installation', selects.installation);
   if (installation) lastInstallation.set(key, installation.id);
-  return { installation, preread: { raw: attached, full: script.full } };
+  return { installation, preread: script.preread(attached) };
 }
 
 /** The installation, once the caller's right to a site's screen is checked (the site's organization read with the integration). */
