@@ -1,6 +1,6 @@
-// renderIntegrationUIWithPost in one statement: the integration, the context's grant, the installation and
-// the script's row are read in the grant's statement; a later render of the same context writes nothing and
-// sends that one statement, and a refused caller is answered without anything written.
+// renderIntegrationUIWithPost in one statement: the integration, the installation and the script's row are
+// read in the statement of the context's grant, and the credentials of the script's environment written in it
+// on a first render; a later render writes nothing; a refused caller is answered without anything written.
 import { readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
@@ -49,19 +49,46 @@ describe('renderIntegrationUIWithPost statements', () => {
 
     // Refused first: a stranger (not found) and a guest of the organization (no role on the space).
     const stranger = await h.current.newAdmin();
-    expect(await render(stranger)).toMatchObject({ status: 404 });
+    expect(await render(stranger)).toEqual({ status: 404, statements: 1 });
     const guest = await h.current.newMember(owner.organizationId, null);
-    expect(await render(guest)).toMatchObject({ status: 404 });
+    expect(await render(guest)).toEqual({ status: 404, statements: 1 });
     expect(await written()).toEqual({ installation: 0, integration: 0, secret: 0 });
 
-    const first = await render(owner);
-    expect(first.status).toBe(200);
+    expect(await render(owner)).toEqual({ status: 200, statements: 1 });
     expect(await written()).toEqual({ installation: 1, integration: 1, secret: 1 });
-    const later = await render(owner);
-    expect(later).toEqual({ status: 200, statements: 1 });
+    expect(await render(owner)).toEqual({ status: 200, statements: 1 });
     const reader = await h.current.newMember(owner.organizationId, 'read');
     expect(await render(reader)).toEqual({ status: 200, statements: 1 });
     expect(await written()).toEqual({ installation: 1, integration: 1, secret: 1 });
-    console.log(`render statements: first ${first.statements}, later ${later.statements}`);
+  });
+
+  it('renders a configuration screen of the organization in one statement, and of a site in two (its organization read first)', async () => {
+    const name = `counted-${Date.now().toString(36)}-${++n}`;
+    await publishAs(owner, name, { runtime: 'v2', script, target: 'all', blocks: [{ id: 'diagram', title: 'Diagram', description: 'A diagram' }] });
+    const installation = await owner.api.post(`/integrations/${name}/installations`, { organization: owner.organizationId });
+    expect(installation.status).toBe(200);
+    expect((await owner.api.patch(`/integrations/${name}/installations/${installation.body.id}`, { site_selection: 'all' })).status).toBe(200);
+    const site = await owner.api.post(`/orgs/${owner.organizationId}/sites`, { title: 'Counted' });
+    expect(site.status).toBe(201);
+    const seen: { statements?: number } = {};
+    const app = createApp({ db: h.current.db, logger: pino({ level: 'silent' }), publicUrl: PUBLIC_URL, onStatements: (_id, statements) => (seen.statements = statements) });
+    const render = async (account: Account, context: Record<string, unknown>) => {
+      seen.statements = undefined;
+      const res = await send(app, 'post', `/v1/integrations/${name}/render`, { token: account.token, body: { componentId: 'diagram', props: {}, context: { theme: 'light', ...context } } });
+      return { status: res.status, statements: seen.statements };
+    };
+    const account = { type: 'configuration_account', organizationId: owner.organizationId };
+    const onSite = { type: 'configuration_site', siteId: site.body.id };
+    // A member below admin is refused, and nothing is written for them.
+    const reader = await h.current.newMember(owner.organizationId, 'read');
+    // Refused with a 403: the integration's visibility is read after the grant (404 comes before 403).
+    expect(await render(reader, account)).toEqual({ status: 403, statements: 2 });
+    expect(await render(reader, onSite)).toEqual({ status: 403, statements: 2 });
+    expect(await h.current.db.select().from(integrationInstallationTokens).where(eq(integrationInstallationTokens.installationId, installation.body.id))).toHaveLength(0);
+    // The component answers 500 for a configuration screen (it renders blocks): 503, after the script ran.
+    expect(await render(owner, account)).toEqual({ status: 503, statements: 1 });
+    expect(await render(owner, account)).toEqual({ status: 503, statements: 1 });
+    expect(await render(owner, onSite)).toEqual({ status: 503, statements: 2 });
+    expect(await h.current.db.select().from(integrationInstallationTokens).where(eq(integrationInstallationTokens.installationId, installation.body.id))).toHaveLength(1);
   });
 });

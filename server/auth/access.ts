@@ -124,7 +124,7 @@ function refuse(what: string, role: Role, rule: { role: Role }): never {
 
 async function organizationGrant(ctx: Ctx, organizationId: string, required: Role | 'guest', siteId?: string, attach?: AttachedRead): Promise<OrganizationGrant> {
   if (siteId !== undefined) return organizationSiteGrant(ctx, organizationId, required, siteId, attach);
-  const found = await readOrganizationGrant(ctx.db, organizationId, ctx.caller.userId, attach);
+  const found = await readOrganizationGrant(ctx.db, organizationId, ctx.caller.userId, attach, required);
   // A caller never learns whether another organization exists.
   if (!found?.isMember) throw new NotFound(`Organization ${organizationId} not found`);
   const role = asRole(found.memberRole);
@@ -139,7 +139,7 @@ async function organizationGrant(ctx: Ctx, organizationId: string, required: Rol
  * teams' grants on the site (an admin keeps admin), and that is what the rule's role is checked against.
  */
 async function organizationSiteGrant(ctx: Ctx, organizationId: string, required: Role | 'guest', siteId: string, attach?: AttachedRead): Promise<OrganizationGrant> {
-  const found = await readOrganizationSiteGrant(ctx.db, organizationId, ctx.caller.userId, siteId, attach);
+  const found = await readOrganizationSiteGrant(ctx.db, organizationId, ctx.caller.userId, siteId, attach, required);
   if (!found?.isMember) throw new NotFound(`Organization ${organizationId} not found`);
   const role = asRole(found.memberRole);
   const siteRole = role === 'admin' ? role : strongest(role, asRole(found.siteGranted));

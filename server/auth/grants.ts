@@ -164,13 +164,30 @@ async function readOne(db: Db, kind: keyof typeof queries, id: string, userId: s
   return raw;
 }
 
-/** The organization grant query (on its site when `siteId`) with `read` attached, its parameters after the grant's. */
-async function readOrganizationWith(db: Db, id: string, userId: string, siteId: string | undefined, read: AttachedRead) {
-  const { name, text } =
+/**
+ * SQL over the organization grant query's row `g`: the caller is a member with at least `required` (on the
+ * site of the grant, `onSite`: their organization role raised by their grants there, admin keeping admin), the
+ * rule access.ts organizationGrant applies in code. What a write attached to the grant's statement is made under.
+ */
+export function organizationRuleSql(required: Role | 'guest', onSite: boolean): string {
+  // The role is one of the contract's (a plain word), never a value from a request.
+  if (!/^[a-z]+$/.test(required)) throw new Error(`Not a role: ${required}`);
+  if (required === 'guest') return 'g.is_member';
+  const role = onSite ? `(g.member_role = 'admin' OR GREATEST(role_rank(g.member_role), role_rank(g.granted)) >= role_rank('${required}'))` : `role_rank(g.member_role) >= role_rank('${required}')`;
+  return `g.is_member AND ${role}`;
+}
+
+/**
+ * The organization grant query (on its site when `siteId`) with `read` attached, its parameters after the
+ * grant's, and its write when `required` says whom it is made for.
+ */
+async function readOrganizationWith(db: Db, id: string, userId: string, siteId: string | undefined, read: AttachedRead, required?: Role | 'guest') {
+  const allowed = required && organizationRuleSql(required, siteId !== undefined);
+  const { name, text, params } =
     siteId === undefined
-      ? withAttached('grant_organization', organizationQuery, read, 3)
-      : withAttached('grant_organizationSite', organizationSiteQuery, read, 4);
-  const [raw] = await directQuery(db, name, text, siteId === undefined ? [id, userId, ...read.params] : [id, userId, siteId, ...read.params]);
+      ? withAttached('grant_organization', organizationQuery, read, 3, allowed)
+      : withAttached('grant_organizationSite', organizationSiteQuery, read, 4, allowed);
+  const [raw] = await directQuery(db, name, text, siteId === undefined ? [id, userId, ...params] : [id, userId, siteId, ...params]);
   return raw;
 }
 
@@ -210,10 +227,11 @@ function basisOf(raw: Record<string, unknown>) {
 
 /**
  * An organization with the caller's membership; undefined when it does not exist. `attach`, what the
- * operation reads besides (attached-read.ts), comes back as `attached`.
+ * operation reads besides (attached-read.ts), comes back as `attached`, with what its write wrote when
+ * `required` (the operation's rule) is given: it writes only for a caller the rule lets through.
  */
-export async function readOrganizationGrant(db: Db, id: string, userId: string, attach?: AttachedRead) {
-  const raw = attach ? await readOrganizationWith(db, id, userId, undefined, attach) : await readOne(db, 'organization', id, userId);
+export async function readOrganizationGrant(db: Db, id: string, userId: string, attach?: AttachedRead, required?: Role | 'guest') {
+  const raw = attach ? await readOrganizationWith(db, id, userId, undefined, attach, required) : await readOne(db, 'organization', id, userId);
   return (
     raw && {
       organization: tableRow(organizations, raw),
@@ -224,9 +242,9 @@ export async function readOrganizationGrant(db: Db, id: string, userId: string, 
   );
 }
 
-/** An organization with the caller's membership and their (or their teams') grant on its site `siteId`; `attach` as readOrganizationGrant's. */
-export async function readOrganizationSiteGrant(db: Db, id: string, userId: string, siteId: string, attach?: AttachedRead) {
-  const raw = attach ? await readOrganizationWith(db, id, userId, siteId, attach) : await readOne(db, 'organizationSite', id, userId, siteId);
+/** An organization with the caller's membership and their (or their teams') grant on its site `siteId`; `attach` and `required` as readOrganizationGrant's. */
+export async function readOrganizationSiteGrant(db: Db, id: string, userId: string, siteId: string, attach?: AttachedRead, required?: Role | 'guest') {
+  const raw = attach ? await readOrganizationWith(db, id, userId, siteId, attach, required) : await readOne(db, 'organizationSite', id, userId, siteId);
   return (
     raw && {
       organization: tableRow(organizations, raw),

@@ -26,6 +26,17 @@ const REUSE_MARGIN_MS = 10 * 60 * 1000;
  */
 const integrationHandedOut = new Map<string, Minted>();
 
+/** The installations whose tokens this process has handed out, by integration: what a render's statement need not write again (credentialsWrite). */
+const installationsOf = new Map<string, Set<string>>();
+
+function remember(name: string, installationId: string | undefined): void {
+  if (installationId === undefined) return;
+  let ids = installationsOf.get(name);
+  if (!ids || ids.size >= 1000) installationsOf.set(name, (ids = new Set()));
+  if (installationsOf.size >= 10_000) installationsOf.clear();
+  installationsOf.set(name, ids.add(installationId));
+}
+
 function reusable(known: Minted | undefined, now: Date): string | undefined {
   return known && known.expiresAt.getTime() - now.getTime() > REUSE_MARGIN_MS ? known.token : undefined;
 }
@@ -67,6 +78,7 @@ export async function scriptCredentials(db: Db, wanted: CredentialsWanted, given
   const now = new Date();
   const { integration, installationId } = wanted;
   const integrationKey = integrationKeyOf(integration.name, integration.createdAt, installationId);
+  remember(integration.name, installationId);
   if (given.installationToken && installationId !== undefined) handOut(handedOut, installationId, given.installationToken);
   if (wanted.environment && given.integrationToken) handOut(integrationHandedOut, integrationKey, given.integrationToken);
   if (wanted.environment && given.signingSecret) keepSigningSecret(integration.name, integration.createdAt, given.signingSecret);
@@ -116,20 +128,26 @@ export function credentialsWrite(
   when: SqlFragment,
 ): { write: AttachedWrite; taken: (raw: Record<string, unknown>) => GivenCredentials } | undefined {
   const now = new Date();
-  const installationHeld = guessed !== undefined && reusable(handedOut.get(guessed), now) !== undefined;
-  const environmentHeld =
-    guessed !== undefined && owner !== undefined && reusable(integrationHandedOut.get(integrationKeyOf(name, owner.createdAt, guessed)), now) !== undefined && heldSigningSecret(name, owner.createdAt) !== undefined;
+  const tokenHeld = (id: string) => reusable(handedOut.get(id), now) !== undefined;
+  const integrationTokenHeld = (id: string) => owner !== undefined && reusable(integrationHandedOut.get(integrationKeyOf(name, owner.createdAt, id)), now) !== undefined;
+  const secretHeld = owner !== undefined && heldSigningSecret(name, owner.createdAt) !== undefined;
+  const installationHeld = guessed !== undefined && tokenHeld(guessed);
+  const environmentHeld = guessed !== undefined && integrationTokenHeld(guessed) && secretHeld;
   if (installationHeld && environmentHeld) return undefined;
+  // The installation found may be another than the one guessed: none is written for one whose tokens are held.
+  const known = [...(installationsOf.get(name) ?? [])];
+  const unheld = (ids: string[]) => sqlText`g.inst_row_id NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`;
   const installation = rawSql('(SELECT g.inst_row_id FROM g)');
   const title = sqlText`(SELECT title FROM integrations WHERE name = ${name}::text)`;
   // Minted once: fragmentWrite builds the statement's text once.
   const minted: { installation?: Minted; integration?: Minted } = {};
   const ctes = (allowed: SqlFragment) => {
     const condition = sqlText`EXISTS (SELECT 1 FROM g WHERE ${allowed} AND g.inst_row_id IS NOT NULL AND g.sc_integration_name IS NOT NULL AND ${when})`;
-    const v2 = sqlText`${condition} AND EXISTS (SELECT 1 FROM g WHERE g.sc_runtime = 'v2')`;
+    const v2 = sqlText`${condition} AND EXISTS (SELECT 1 FROM g WHERE g.sc_runtime = 'v2' AND ${unheld(known.filter(integrationTokenHeld))})`;
     const parts: SqlFragment[] = [];
     if (!installationHeld) {
-      const token = installationTokenWrite(installation, title, now, 'ui_installation_token', condition);
+      const unheldInstallation = sqlText`${condition} AND EXISTS (SELECT 1 FROM g WHERE ${unheld(known.filter(tokenHeld))})`;
+      const token = installationTokenWrite(installation, title, now, 'ui_installation_token', unheldInstallation);
       minted.installation = token.minted;
       parts.push(token.ctes);
     }
