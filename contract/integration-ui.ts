@@ -89,7 +89,8 @@ export const integrationUiOperations = operations({
     // made and the expired ones removed; the integration's signing secret read or made). 2 for a site's
     // screen (the site's organization is read first, with the integration) and for a caller refused with a 403
     // (the integration's visibility is read after: an integration they cannot see is a 404 first); 2 also when
-    // the installation or the integration changed since this process last read them (its row read again).
+    // the integration changed since this process last read it (its row read again), and when another
+    // installation covers the context than at its last render in this process (its tokens written apart).
     statements: 2,
   },
   renderIntegrationUIWithGet: {

@@ -60,6 +60,17 @@ describe('renderIntegrationUIWithPost statements', () => {
     const reader = await h.current.newMember(owner.organizationId, 'read');
     expect(await render(reader)).toEqual({ status: 200, statements: 1 });
     expect(await written()).toEqual({ installation: 1, integration: 1, secret: 1 });
+
+    // Installed again (another installation covers the space now): its tokens are written, in two statements at most.
+    expect((await owner.api.delete(`/integrations/${name}/installations/${installation.body.id}`)).status).toBe(204);
+    const again = await owner.api.post(`/integrations/${name}/installations`, { organization: owner.organizationId });
+    expect(again.status).toBe(200);
+    expect((await owner.api.post(`/integrations/${name}/installations/${again.body.id}/spaces`, { space: spaceId })).status).toBe(201);
+    const replaced = await render(owner);
+    expect(replaced.status).toBe(200);
+    expect(replaced.statements).toBeLessThanOrEqual(2);
+    expect(await h.current.db.select().from(integrationInstallationTokens).where(eq(integrationInstallationTokens.installationId, again.body.id))).toHaveLength(1);
+    expect(await render(owner)).toEqual({ status: 200, statements: 1 });
   });
 
   it('renders a configuration screen of the organization in one statement, and of a site in two (its organization read first)', async () => {

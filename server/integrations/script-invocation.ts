@@ -77,11 +77,15 @@ function targetRow(db: Db, name: string, target: ScriptTarget, heldScript: strin
   return runSql(db, targetRowSql(name, target, heldScript, full));
 }
 
-/** targetRow's SQL; the installation's id is `installation` (SQL) when given, else `target`'s. */
+/**
+ * targetRow's SQL; the installation's id is `installation` (SQL) when given, else `target`'s, and its columns
+ * are read in the slim statement too when given (which installation it is is known only from the row).
+ */
 function targetRowSql(name: string, target: ScriptTarget, heldScript: string | null, full: boolean, installation?: SqlFragment): SqlFragment {
   const installationId = installation ?? sqlText`${target.installationId ?? null}::text`;
+  const slim = installation ? sqlText`NULL AS slim, ${columnsAs(integrationInstallations, 'inst', 'inst_')}` : rawSql('NULL AS slim');
   return sqlText`SELECT md5(i::text || o::text) AS io_stamp, md5(inst::text) AS inst_stamp, inst.id AS inst_row_id,
-      ${full ? fullColumns() : rawSql('NULL AS slim')},
+      ${full ? fullColumns() : slim},
       sc.integration_name AS sc_integration_name, sc.runtime AS sc_runtime, sc.secrets AS sc_secrets, sc.script_hash AS sc_script_hash,
       (CASE WHEN sc.script_hash = ${heldScript}::text THEN NULL ELSE sc.script END) AS sc_script,
       ${columnsAs(integrationSpaceInstallations, 'spi', 'spi_')},
@@ -112,9 +116,10 @@ function targetRowSql(name: string, target: ScriptTarget, heldScript: string | n
 /**
  * The row loadScriptTarget reads, as a read attached to another statement (a grant's: ui-render.store.ts),
  * about the installation whose id `installation` (SQL, which may read the statement's own) answers: one row
- * always, `io_stamp` null when the integration does not exist. `guessed`, the installation it was last found to
- * be: the slim row when this process holds its rows (a wrong guess reads the full row again, as a change does).
- * loadScriptTarget takes the row back (`preread`).
+ * always, `io_stamp` null when the integration does not exist; the slim row when this process holds the
+ * integration's rows (the installation's columns are read always). `guessed`, the installation it was last
+ * found to be, whose credentials this process may hold (credentialsWrite). loadScriptTarget takes the row back
+ * (`preread`).
  */
 export function scriptTargetAttached(
   name: string,
@@ -124,7 +129,7 @@ export function scriptTargetAttached(
   credentialsWhen: SqlFragment,
 ): { read: AttachedRead; preread: (raw: Record<string, unknown>) => Preread } {
   const owner = heldOwners.get(name);
-  const full = !owner || guessed === undefined || !heldInstallations.get(guessed);
+  const full = !owner;
   const row = targetRowSql(name, target, heldScripts.get(name)?.hash ?? null, full, installation);
   const read = fragmentRead(`script_target_${full ? 'full' : 'slim'}`, sqlText`SELECT t.* FROM (SELECT 1) one LEFT JOIN LATERAL (${row}) t ON true`);
   // The credentials its environment carries that this process does not hold, written where the grant's rule and `credentialsWhen` hold.
@@ -173,7 +178,7 @@ function targetOf(raw: Record<string, unknown>, name: string, target: ScriptTarg
   }
   let installation: InstallationRow | null = null;
   if (raw.inst_row_id != null) {
-    if (!full) installation = held!.installation;
+    if (!full && !installationColumnsIn(raw)) installation = held!.installation;
     else {
       installation = tableRow(integrationInstallations, raw, 'inst_');
       heldInstallations.set(target.installationId!, { stamp: raw.inst_stamp as string, installation });
@@ -200,6 +205,9 @@ function targetOf(raw: Record<string, unknown>, name: string, target: ScriptTarg
     coveredSite: (raw.st_id as string | null) ?? null,
   };
 }
+
+/** Whether a slim row carries the installation's columns (scriptTargetAttached's does). */
+const installationColumnsIn = (raw: Record<string, unknown>) => 'inst_id' in raw;
 
 /** The scripts this process holds, by integration: their text and hash (immutable: a new publication has another hash). */
 const heldScripts = new LRUCache<string, { hash: string; script: string }>({ max: 500, maxSize: 64 * 1024 * 1024, sizeCalculation: (s) => s.script.length + 1 });
@@ -269,7 +277,7 @@ export async function loadScriptTarget(db: Db, name: string, target: ScriptTarge
   // A row read with another statement (scriptTargetAttached) is taken as that statement's answer.
   let full = preread ? preread.full : !owner || (target.installationId !== undefined && !installationHeld);
   let [raw] = preread ? (preread.raw.io_stamp == null ? [] : [preread.raw]) : await targetRow(db, name, target, held?.hash ?? null, full);
-  const changed = (r: Record<string, unknown>) => r.io_stamp !== owner?.stamp || (r.inst_row_id != null && r.inst_stamp !== installationHeld?.stamp);
+  const changed = (r: Record<string, unknown>) => r.io_stamp !== owner?.stamp || (r.inst_row_id != null && !installationColumnsIn(r) && r.inst_stamp !== installationHeld?.stamp);
   if (raw && !full && changed(raw)) {
     full = true;
     [raw] = await targetRow(db, name, target, held?.hash ?? null, full);
