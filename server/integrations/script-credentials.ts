@@ -3,8 +3,9 @@
 // and handed out again (a token until REUSE_MARGIN_MS before it expires); those it does not hold are stored
 // or read in one statement, each token with its bot user found or made and its expired ones removed
 // (server/auth/installation-tokens.ts, integration-tokens.ts, service-users.ts, signing-secrets.ts), also when
-// another request made the user or the secret at the same time: the first render of an integration in a
-// process is then one statement more than the others, not three.
+// another request made the user or the secret at the same time: the first request about an installation in a
+// process is then one statement more than the others, not three, and a render none more (credentialsWrite
+// writes them in its grant's statement).
 import { installationTokenWrite } from '../auth/installation-tokens.js';
 import { integrationTokenWrite } from '../auth/integration-tokens.js';
 import { fragmentWrite, type AttachedWrite } from '../db/attached-select.js';
