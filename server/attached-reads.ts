@@ -11,6 +11,7 @@ import { changeRequestContentAttached, changeRequestRowAttached } from './change
 import { changeRequestLinksAttached } from './change-requests/change-request-links-attached.js';
 import { organizationListAttached, spaceListAttached } from './change-requests/change-requests.list.js';
 import { changeRequestViewSelect } from './change-requests/change-requests.store.js';
+import { pdfLinkAttached } from './change-requests/pdf-links.js';
 import { requestedReviewersAttached, reviewAttached, reviewsAttached } from './change-requests/reviews.store.js';
 import { collectionSpacesPageSelects, collectionsPageSelects } from './collections/collections.store.js';
 import { commentAttached, commentsAttached, repliesAttached, replyAttached } from './comments/comments.store.js';
@@ -220,9 +221,15 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   getFileInChangeRequestById: changeRequestContentRead,
   getPageInChangeRequestById: (params, ctx) =>
     changeRequestContentAttached(ctx, params.spaceId, params.changeRequestId, { pageId: params.pageId, which: 'subtree' }),
-  // The change request, and its revision when the link starts at a page (which must be one of it).
+  // The change request, and its revision when the link starts at a page (which must be one of it); the link's row written.
   getChangeRequestPDF: (params, ctx, query) =>
-    query.page === undefined ? changeRequestRowAttached(ctx, params.spaceId, params.changeRequestId) : changeRequestContentRead(params, ctx, query),
+    pdfLinkAttached(
+      ctx,
+      params.spaceId,
+      params.changeRequestId,
+      query,
+      query.page === undefined ? changeRequestRowAttached(ctx, params.spaceId, params.changeRequestId) : changeRequestContentRead(params, ctx, query),
+    ),
   // The organization's spaces and collections, each with the caller's role on it.
   listSpacesInOrganizationById: attachPageWithRole('spaces', spacesPageSelects),
   // The searches: the organization's for a member; the space's when its index is current.

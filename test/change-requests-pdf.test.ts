@@ -1,6 +1,8 @@
 import { inflateSync } from 'node:zlib';
+import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { changeRequestPdfs } from '../server/db/schema/index.js';
 import type { Account } from './support/harness.js';
 import { PUBLIC_URL, useHarness } from './support/harness.js';
 
@@ -169,6 +171,30 @@ describe('getChangeRequestPDF', () => {
     const only = await admin.api.get(base, { only: 'true' });
     expect(only.status).toBe(400);
     expect(only.body.error.message).toContain('page');
+  });
+
+  it('get /spaces/{spaceId}/change-requests/{changeRequestId}/pdf stores no link for a caller it refuses, nor for a missing change request or page', async () => {
+    const admin = await h.current.newAdmin();
+    const { space, cr, pages, base } = await changeRequestWithPages(admin);
+    const stored = async () => (await h.current.db.select().from(changeRequestPdfs).where(eq(changeRequestPdfs.spaceId, space.id))).length;
+    const stranger = await h.current.newAdmin();
+    expect((await stranger.api.get(base)).status).toBe(404);
+    expect((await stranger.api.get(base, { page: pages.intro })).status).toBe(404);
+    // A guest of the organization has no role on the space: not found either.
+    const guest = await h.current.newMember(admin.organizationId, null);
+    expect((await guest.api.get(base)).status).toBe(404);
+    expect((await admin.api.get(`/spaces/${space.id}/change-requests/crq_missing/pdf`)).status).toBe(404);
+    expect((await admin.api.get(base, { page: 'pag_missing' })).status).toBe(404);
+    expect(await stored()).toBe(0);
+    // A reader of the space gets a link (by the change request's number too), and each is stored.
+    const reader = await h.current.newMember(admin.organizationId, 'read');
+    expect((await reader.api.get(base)).status).toBe(200);
+    expect((await reader.api.get(`/spaces/${space.id}/change-requests/${cr.number}/pdf`, { page: pages.holidays, only: 'true' })).status).toBe(200);
+    expect(await stored()).toBe(2);
+    // Once the space is deleted, nobody gets one.
+    expect((await admin.api.delete(`/spaces/${space.id}`)).status).toBe(204);
+    expect((await admin.api.get(base)).status).toBe(404);
+    expect(await stored()).toBe(2);
   });
 
   it('get /spaces/{spaceId}/change-requests/{changeRequestId}/pdf prints annotations as footnotes: [n] after the text, linking to the note after the page', async () => {

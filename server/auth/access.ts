@@ -124,7 +124,7 @@ function refuse(what: string, role: Role, rule: { role: Role }): never {
 
 async function organizationGrant(ctx: Ctx, organizationId: string, required: Role | 'guest', siteId?: string, attach?: AttachedRead): Promise<OrganizationGrant> {
   if (siteId !== undefined) return organizationSiteGrant(ctx, organizationId, required, siteId, attach);
-  const found = await readOrganizationGrant(ctx.db, organizationId, ctx.caller.userId, attach);
+  const found = await readOrganizationGrant(ctx.db, organizationId, ctx.caller.userId, attach, required);
   // A caller never learns whether another organization exists.
   if (!found?.isMember) throw new NotFound(`Organization ${organizationId} not found`);
   const role = asRole(found.memberRole);
@@ -139,7 +139,7 @@ async function organizationGrant(ctx: Ctx, organizationId: string, required: Rol
  * teams' grants on the site (an admin keeps admin), and that is what the rule's role is checked against.
  */
 async function organizationSiteGrant(ctx: Ctx, organizationId: string, required: Role | 'guest', siteId: string, attach?: AttachedRead): Promise<OrganizationGrant> {
-  const found = await readOrganizationSiteGrant(ctx.db, organizationId, ctx.caller.userId, siteId, attach);
+  const found = await readOrganizationSiteGrant(ctx.db, organizationId, ctx.caller.userId, siteId, attach, required);
   if (!found?.isMember) throw new NotFound(`Organization ${organizationId} not found`);
   const role = asRole(found.memberRole);
   const siteRole = role === 'admin' ? role : strongest(role, asRole(found.siteGranted));
@@ -157,9 +157,9 @@ async function collectionGrant(ctx: Ctx, collectionId: string, attach?: Attached
   return atLeast(role, 'read') ? { ...grant, role } : undefined;
 }
 
-async function spaceGrant(ctx: Ctx, spaceId: string, includeDeleted: boolean, options: AccessOptions): Promise<SpaceGrant | undefined> {
-  const found = await readSpaceGrant(ctx.db, spaceId, ctx.caller.userId, options.spaceCounters, options.attach);
-  if (!found || (found.space.deletedAt && !includeDeleted)) return undefined;
+async function spaceGrant(ctx: Ctx, spaceId: string, rule: { role: Role; deleted?: boolean }, options: AccessOptions): Promise<SpaceGrant | undefined> {
+  const found = await readSpaceGrant(ctx.db, spaceId, ctx.caller.userId, options.spaceCounters, options.attach, rule);
+  if (!found || (found.space.deletedAt && rule.deleted !== true)) return undefined;
   const grant = { row: found.space, ...basisOf(found), counts: found.counts, publishedOn: found.publishedOn, attached: found.attached };
   const role = spaceRole(grant, found.space);
   return atLeast(role, 'read') ? { ...grant, role } : undefined;
@@ -197,7 +197,7 @@ export async function checkAccess(ctx: Ctx, rule: Access, params: Record<string,
       return { grant };
     }
     case 'space': {
-      const grant = await spaceGrant(ctx, params.spaceId, rule.deleted === true, options);
+      const grant = await spaceGrant(ctx, params.spaceId, rule, options);
       if (!grant) {
         if (rule.missing === 'no-content') return { noContent: true };
         throw new NotFound(`Space ${params.spaceId} not found`);

@@ -9,6 +9,7 @@ import { collections, organizations, spaces } from '../db/schema/index.js';
 import type { AttachedRead } from '../db/attached-select.js';
 import { withAttached } from './attached-read.js';
 import { unlessAdmin } from './granted-organization-role.js';
+import type { Role } from './roles.js';
 
 /**
  * What content inside the collection `start` inherits for the user `userId`: `{level, granted}` as text[]
@@ -163,22 +164,54 @@ async function readOne(db: Db, kind: keyof typeof queries, id: string, userId: s
   return raw;
 }
 
-/** The organization grant query (on its site when `siteId`) with `read` attached, its parameters after the grant's. */
-async function readOrganizationWith(db: Db, id: string, userId: string, siteId: string | undefined, read: AttachedRead) {
-  const { name, text } =
+/**
+ * SQL over the organization grant query's row `g`: the caller is a member with at least `required` (on the
+ * site of the grant, `onSite`: their organization role raised by their grants there, admin keeping admin), the
+ * rule access.ts organizationGrant applies in code. What a write attached to the grant's statement is made under.
+ */
+export function organizationRuleSql(required: Role | 'guest', onSite: boolean): string {
+  // The role is one of the contract's (a plain word), never a value from a request.
+  if (!/^[a-z]+$/.test(required)) throw new Error(`Not a role: ${required}`);
+  if (required === 'guest') return 'g.is_member';
+  const role = onSite ? `(g.member_role = 'admin' OR GREATEST(role_rank(g.member_role), role_rank(g.granted)) >= role_rank('${required}'))` : `role_rank(g.member_role) >= role_rank('${required}')`;
+  return `g.is_member AND ${role}`;
+}
+
+/**
+ * The organization grant query (on its site when `siteId`) with `read` attached, its parameters after the
+ * grant's, and its write when `required` says whom it is made for.
+ */
+async function readOrganizationWith(db: Db, id: string, userId: string, siteId: string | undefined, read: AttachedRead, required?: Role | 'guest') {
+  const allowed = required && organizationRuleSql(required, siteId !== undefined);
+  const { name, text, params } =
     siteId === undefined
-      ? withAttached('grant_organization', organizationQuery, read, 3)
-      : withAttached('grant_organizationSite', organizationSiteQuery, read, 4);
-  const [raw] = await directQuery(db, name, text, siteId === undefined ? [id, userId, ...read.params] : [id, userId, siteId, ...read.params]);
+      ? withAttached('grant_organization', organizationQuery, read, 3, allowed)
+      : withAttached('grant_organizationSite', organizationSiteQuery, read, 4, allowed);
+  const [raw] = await directQuery(db, name, text, siteId === undefined ? [id, userId, ...params] : [id, userId, siteId, ...params]);
   return raw;
 }
 
-/** The space grant query with `read` attached (its parameters after the space's id and the user's). */
-async function readSpaceWith(db: Db, id: string, userId: string, withCounters: boolean, read: AttachedRead) {
+/**
+ * SQL over the space grant query's row `g`: the caller's role on the space (content_role, the rule access.ts
+ * spaceGrant applies in code) is at least `rule.role`, on a live space unless `rule.deleted`. What a write
+ * attached to the grant's statement is made under (attached-read.ts).
+ */
+export function spaceRuleSql(rule: { role: Role; deleted?: boolean }): string {
+  // The role is one of the contract's (a plain word), never a value from a request.
+  if (!/^[a-z]+$/.test(rule.role)) throw new Error(`Not a role: ${rule.role}`);
+  const live = rule.deleted === true ? '' : 'g.deleted_at IS NULL AND ';
+  return `${live}role_rank(content_role(g.is_member, g.member_role, g.default_level, g.granted, g.inherited)) >= role_rank('${rule.role}')`;
+}
+
+/**
+ * The space grant query with `read` attached (its parameters after the space's id and the user's), and its
+ * write when `rule` says whom it is made for.
+ */
+async function readSpaceWith(db: Db, id: string, userId: string, withCounters: boolean, read: AttachedRead, rule?: { role: Role; deleted?: boolean }) {
   const kind = withCounters ? 'grant_spaceWithCounters' : 'grant_space';
   const counters = withCounters ? `,\n      ${spaceAnswerColumns}` : '';
-  const { name, text } = withAttached(kind, (columns, join) => spaceQuery(counters + columns, join), read, 3);
-  const [raw] = await directQuery(db, name, text, [id, userId, ...read.params]);
+  const { name, text, params } = withAttached(kind, (columns, join) => spaceQuery(counters + columns, join), read, 3, rule && spaceRuleSql(rule));
+  const [raw] = await directQuery(db, name, text, [id, userId, ...params]);
   return raw;
 }
 
@@ -194,10 +227,11 @@ function basisOf(raw: Record<string, unknown>) {
 
 /**
  * An organization with the caller's membership; undefined when it does not exist. `attach`, what the
- * operation reads besides (attached-read.ts), comes back as `attached`.
+ * operation reads besides (attached-read.ts), comes back as `attached`, with what its write wrote when
+ * `required` (the operation's rule) is given: it writes only for a caller the rule lets through.
  */
-export async function readOrganizationGrant(db: Db, id: string, userId: string, attach?: AttachedRead) {
-  const raw = attach ? await readOrganizationWith(db, id, userId, undefined, attach) : await readOne(db, 'organization', id, userId);
+export async function readOrganizationGrant(db: Db, id: string, userId: string, attach?: AttachedRead, required?: Role | 'guest') {
+  const raw = attach ? await readOrganizationWith(db, id, userId, undefined, attach, required) : await readOne(db, 'organization', id, userId);
   return (
     raw && {
       organization: tableRow(organizations, raw),
@@ -208,9 +242,9 @@ export async function readOrganizationGrant(db: Db, id: string, userId: string, 
   );
 }
 
-/** An organization with the caller's membership and their (or their teams') grant on its site `siteId`; `attach` as readOrganizationGrant's. */
-export async function readOrganizationSiteGrant(db: Db, id: string, userId: string, siteId: string, attach?: AttachedRead) {
-  const raw = attach ? await readOrganizationWith(db, id, userId, siteId, attach) : await readOne(db, 'organizationSite', id, userId, siteId);
+/** An organization with the caller's membership and their (or their teams') grant on its site `siteId`; `attach` and `required` as readOrganizationGrant's. */
+export async function readOrganizationSiteGrant(db: Db, id: string, userId: string, siteId: string, attach?: AttachedRead, required?: Role | 'guest') {
+  const raw = attach ? await readOrganizationWith(db, id, userId, siteId, attach, required) : await readOne(db, 'organizationSite', id, userId, siteId);
   return (
     raw && {
       organization: tableRow(organizations, raw),
@@ -242,10 +276,11 @@ export async function readCollectionGrant(db: Db, id: string, userId: string, at
  * A space with the caller's organization role and the levels of its collections when in-collection;
  * `withCounters` (the operations answering a Space) also reads its counters and where published sites
  * publish it, which the other operations would only pay for; `attach`, what the operation reads besides
- * (attached-read.ts), comes back as `attached`.
+ * (attached-read.ts), comes back as `attached`, with what its write wrote when `rule` (the operation's access
+ * rule) is given: it writes only for a caller the rule lets through.
  */
-export async function readSpaceGrant(db: Db, id: string, userId: string, withCounters = true, attach?: AttachedRead) {
-  const raw = attach ? await readSpaceWith(db, id, userId, withCounters, attach) : await readOne(db, withCounters ? 'spaceWithCounters' : 'space', id, userId);
+export async function readSpaceGrant(db: Db, id: string, userId: string, withCounters = true, attach?: AttachedRead, rule?: { role: Role; deleted?: boolean }) {
+  const raw = attach ? await readSpaceWith(db, id, userId, withCounters, attach, rule) : await readOne(db, withCounters ? 'spaceWithCounters' : 'space', id, userId);
   if (!raw) return undefined;
   const found = { space: tableRow(spaces, raw), ...basisOf(raw), attached: attach ? raw : undefined };
   if (!withCounters) return { ...found, counts: undefined, publishedOn: undefined };

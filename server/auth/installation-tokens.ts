@@ -10,7 +10,7 @@ import { integrationInstallations, integrationInstallationTokens, integrations, 
 import { rawSql, runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
 import { Unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
-import { serviceUserCtes } from './service-users.js';
+import { andWhen, serviceUserCtes, textValue, type TextValue } from './service-users.js';
 import { hashToken, newInstallationToken } from './tokens.js';
 
 /** How long an installation token is valid (GitBook's installation tokens are temporary too). */
@@ -62,17 +62,21 @@ export function installationTokenLookup(db: Db) {
 /**
  * A new token of the installation (of an integration titled `title`), valid for TOKEN_LIFETIME_MS from `now`,
  * and the common table expressions that store it: its user found or made (service-users.ts), the
- * installation's expired tokens gone as the new one comes. The CTE `name` answers the token's row.
+ * installation's expired tokens gone as the new one comes. The CTE `name` answers the token's row. The
+ * installation and the title may be SQL (of the statement they are written in); with `when` (SQL), nothing is
+ * written where it does not hold.
  */
-export function installationTokenWrite(installationId: string, title: string, now: Date, name: string): { minted: { token: string; expiresAt: Date }; ctes: SqlFragment } {
+export function installationTokenWrite(installationId: TextValue, title: TextValue, now: Date, name: string, when?: SqlFragment): { minted: { token: string; expiresAt: Date }; ctes: SqlFragment } {
   const token = newInstallationToken();
   const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS);
   const user = `${name}_user`;
-  const ctes = sqlText`${serviceUserCtes(user, `installation-${installationId.toLowerCase()}@integrations.invalid`, title, now)},
-    ${rawSql(`${name}_expired`)} AS (DELETE FROM integration_installation_tokens WHERE installation_id = ${installationId}::text AND expires_at < ${now}::timestamptz),
+  const id = textValue(installationId);
+  const email = typeof installationId === 'string' ? `installation-${installationId.toLowerCase()}@integrations.invalid` : sqlText`'installation-' || lower(${id}) || '@integrations.invalid'`;
+  const ctes = sqlText`${serviceUserCtes(user, email, title, now, when)},
+    ${rawSql(`${name}_expired`)} AS (DELETE FROM integration_installation_tokens WHERE installation_id = ${id} AND expires_at < ${now}::timestamptz${andWhen(when)}),
     ${rawSql(name)} AS (INSERT INTO integration_installation_tokens (id, installation_id, user_id, token_hash, expires_at, created_at)
-    SELECT ${newId('itk', now.getTime())}::text, ${installationId}::text, ${rawSql(user)}.id, ${hashToken(token)}::text, ${expiresAt}::timestamptz, ${now}::timestamptz
-    FROM ${rawSql(user)} RETURNING id)`;
+    SELECT ${newId('itk', now.getTime())}::text, ${id}, ${rawSql(user)}.id, ${hashToken(token)}::text, ${expiresAt}::timestamptz, ${now}::timestamptz
+    FROM ${rawSql(user)} WHERE true${andWhen(when)} RETURNING id)`;
   return { minted: { token, expiresAt }, ctes };
 }
 

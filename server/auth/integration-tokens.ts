@@ -12,7 +12,7 @@ import { rawSql, runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
 import { Unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
 import { TOKEN_LIFETIME_MS } from './installation-tokens.js';
-import { serviceUserCtes } from './service-users.js';
+import { andWhen, serviceUserCtes, textValue, type TextValue } from './service-users.js';
 import { hashToken, newIntegrationToken } from './tokens.js';
 
 /** How long a process remembers a valid integration token (a request then spends no query on it). */
@@ -47,17 +47,26 @@ export function integrationTokenLookup(db: Db) {
  * A new token of the integration (titled `title`), valid for TOKEN_LIFETIME_MS from `now`, and the common table
  * expressions that store it: its user found or made (service-users.ts), the integration's expired tokens gone
  * as the new one comes. The CTE `name` answers the token's row. `installationId`: the installation of the
- * event or request it is handed out with, whose tasks it queues.
+ * event or request it is handed out with, whose tasks it queues. The title and the installation may be SQL
+ * (of the statement they are written in); with `when` (SQL), nothing is written where it does not hold.
  */
-export function integrationTokenWrite(name: string, title: string, now: Date, installationId: string | undefined, cte: string): { minted: { token: string; expiresAt: Date }; ctes: SqlFragment } {
+export function integrationTokenWrite(
+  name: string,
+  title: TextValue,
+  now: Date,
+  installationId: TextValue | undefined,
+  cte: string,
+  when?: SqlFragment,
+): { minted: { token: string; expiresAt: Date }; ctes: SqlFragment } {
   const token = newIntegrationToken();
   const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS);
   const user = `${cte}_user`;
-  const ctes = sqlText`${serviceUserCtes(user, `integration-${name.toLowerCase()}@integrations.invalid`, title, now)},
-    ${rawSql(`${cte}_expired`)} AS (DELETE FROM integration_tokens WHERE integration_name = ${name}::text AND expires_at < ${now}::timestamptz),
+  const installation = installationId === undefined ? sqlText`${null}::text` : textValue(installationId);
+  const ctes = sqlText`${serviceUserCtes(user, `integration-${name.toLowerCase()}@integrations.invalid`, title, now, when)},
+    ${rawSql(`${cte}_expired`)} AS (DELETE FROM integration_tokens WHERE integration_name = ${name}::text AND expires_at < ${now}::timestamptz${andWhen(when)}),
     ${rawSql(cte)} AS (INSERT INTO integration_tokens (id, integration_name, user_id, installation_id, token_hash, expires_at, created_at)
-    SELECT ${newId('itk', now.getTime())}::text, ${name}::text, ${rawSql(user)}.id, ${installationId ?? null}::text, ${hashToken(token)}::text, ${expiresAt}::timestamptz, ${now}::timestamptz
-    FROM ${rawSql(user)} RETURNING id)`;
+    SELECT ${newId('itk', now.getTime())}::text, ${name}::text, ${rawSql(user)}.id, ${installation}, ${hashToken(token)}::text, ${expiresAt}::timestamptz, ${now}::timestamptz
+    FROM ${rawSql(user)} WHERE true${andWhen(when)} RETURNING id)`;
   return { minted: { token, expiresAt }, ctes };
 }
 

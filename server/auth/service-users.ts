@@ -3,19 +3,30 @@
 import { rawSql, sqlText, type SqlFragment } from '../db/sql-text.js';
 import { newId } from '../ids.js';
 
+/** A text value of a statement: a parameter, or SQL (SqlFragment) answering it. */
+export type TextValue = string | SqlFragment;
+
+/** `value` as SQL: a parameter cast to text, or the SQL given. */
+export function textValue(value: TextValue): SqlFragment {
+  return typeof value === 'string' ? sqlText`${value}::text` : value;
+}
+
+/** ` AND <when>`, or nothing. */
+export const andWhen = (when: SqlFragment | undefined): SqlFragment => (when ? sqlText` AND (${when})` : rawSql(''));
+
 /**
  * The common table expressions that find the user with this address, or make them (named `title`): `<name>` is
  * their id. A user another request made after the statement's snapshot is found by the insert's conflict on the
  * address (DO UPDATE answers the row it conflicts with, committed or waited for), so `<name>` always has the one
  * user. `name` is SQL written in the module (several users can be found or made in one statement, each under
- * its own name).
+ * its own name). With `when` (SQL), the user is made only where it holds.
  */
-export function serviceUserCtes(name: string, email: string, title: string, now: Date): SqlFragment {
+export function serviceUserCtes(name: string, email: TextValue, title: TextValue, now: Date, when?: SqlFragment): SqlFragment {
   const [found, made, user] = [`${name}_found`, `${name}_made`, name].map(rawSql);
-  return sqlText`${found} AS (SELECT id FROM users WHERE lower(email) = ${email}::text),
+  return sqlText`${found} AS (SELECT id FROM users WHERE lower(email) = ${textValue(email)}),
     ${made} AS (
       INSERT INTO users (id, display_name, email, created_at)
-      SELECT ${newId('usr', now.getTime())}::text, ${title}::text, ${email}::text, ${now}::timestamptz WHERE NOT EXISTS (SELECT 1 FROM ${found})
+      SELECT ${newId('usr', now.getTime())}::text, ${textValue(title)}, ${textValue(email)}, ${now}::timestamptz WHERE NOT EXISTS (SELECT 1 FROM ${found})${andWhen(when)}
       ON CONFLICT ((lower(email))) DO UPDATE SET email = users.email RETURNING id),
     ${user} AS (SELECT id FROM ${found} UNION ALL SELECT id FROM ${made})`;
 }

@@ -19,13 +19,79 @@ import type { Db } from '../db/client.js';
 import { runSql, sqlText } from '../db/sql-text.js';
 import { changeRequestPdfs, changeRequests, spaces } from '../db/schema/index.js';
 import { NotFound } from '../errors.js';
+import { embedded, type AttachedRead } from '../db/attached-select.js';
 import { attachedChangeRequest, changeRequestRevision } from './change-request-content.js';
+import { changeRequestSelect } from './change-requests.store.js';
 import { renderPdf, type PdfPage } from './pdf-render.js';
 
 export const PDF_LINK_LIFETIME_MS = 60 * 60 * 1000;
 const EXPIRED_ROWS_KEPT_MS = 24 * 60 * 60 * 1000;
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+/** A link's token, and what its row stores besides the change request it names. */
+interface NewLink {
+  token: string;
+  page: string | null;
+  only: boolean;
+  now: Date;
+}
+
+/** The link made for each request while its grant was read (pdfLinkAttached), handed to issuePdfLink. */
+const linksOfRequests = new WeakMap<Ctx, NewLink>();
+
+function newLink(ctx: Ctx, query: { page?: string; only?: boolean }): NewLink {
+  return { token: randomBytes(32).toString('base64url'), page: query.page ?? null, only: query.only === true, now: ctx.now() };
+}
+
+/**
+ * SQL of the condition that the page `page` is one of the revision `revision` (SQL naming its id): in the
+ * row's page list or in one of its page chunks (revisions.store.ts).
+ */
+const pageInRevisionSql = (revision: string, page: string) => `EXISTS (SELECT 1 FROM content_revisions r WHERE r.id = ${revision} AND (
+      EXISTS (SELECT 1 FROM jsonb_array_elements(COALESCE(r.content->'pages', '[]'::jsonb)) e WHERE e->>'id' = ${page})
+      OR EXISTS (SELECT 1 FROM content_documents c CROSS JOIN jsonb_array_elements(c.document) e
+        WHERE c.hash IN (SELECT jsonb_array_elements_text(r.content->'pageChunks')) AND e->>'id' = ${page})))`;
+
+/**
+ * `read` (the change request `ref`, and its revision when the link starts at a page) with the link's row
+ * written in the grant's statement (db/attached-select.ts AttachedWrite): only for a caller the rule lets
+ * through, when the change request is one of the space and the page one of its revision; links expired
+ * for more than a day are forgotten on the way. issuePdfLink answers the link when it was written.
+ */
+export function pdfLinkAttached(ctx: Ctx, spaceId: string, ref: string, query: { page?: string; only?: boolean }, read: AttachedRead | undefined): AttachedRead | undefined {
+  if (!read) return undefined;
+  const link = newLink(ctx, query);
+  linksOfRequests.set(ctx, link);
+  const cr = embedded(changeRequestSelect(ctx, spaceId, ref));
+  const withPage = link.page !== null;
+  // `only` as 1 or 0: a prepared statement on PGlite takes no booleans.
+  const params = [
+    new Date(link.now.getTime() - EXPIRED_ROWS_KEPT_MS),
+    hashOf(link.token),
+    link.page,
+    link.only ? 1 : 0,
+    new Date(link.now.getTime() + PDF_LINK_LIFETIME_MS),
+    link.now,
+    ...cr.params,
+  ];
+  return {
+    ...read,
+    write: {
+      name: `pdf_link_${withPage ? 'page' : 'all'}_${cr.hash}`,
+      ctes: (first, allowed) => {
+        const $ = (i: number) => `$${first + i}`;
+        const onPage = withPage ? ` AND ${pageInRevisionSql('cr.revision_id', `${$(2)}::text`)}` : '';
+        return `pdf_forgotten AS (DELETE FROM change_request_pdfs WHERE expires_at < ${$(0)}::timestamptz AND EXISTS (SELECT 1 FROM g WHERE ${allowed})),
+  pdf_link AS (INSERT INTO change_request_pdfs (token_hash, space_id, change_request_id, revision_id, page_id, "only", expires_at, created_at)
+    SELECT ${$(1)}::text, g.id, cr.id, cr.revision_id, ${$(2)}::text, ${$(3)}::int = 1, ${$(4)}::timestamptz, ${$(5)}::timestamptz
+    FROM g CROSS JOIN (${cr.sql(first + 6)}) cr WHERE ${allowed}${onPage} RETURNING 1)`;
+      },
+      column: '(SELECT count(*) FROM pdf_link)::int AS pdf_link_written',
+      params,
+    },
+  };
+}
 
 /** A new download link for the PDF of the change request `ref` (all pages, from `page`, or `page` only). */
 export async function issuePdfLink(ctx: Ctx, grant: SpaceGrant, ref: string, query: { page?: string; only?: boolean }): Promise<string> {
@@ -34,18 +100,19 @@ export async function issuePdfLink(ctx: Ctx, grant: SpaceGrant, ref: string, que
     const { content } = await changeRequestRevision(ctx, grant, ref, cr, { documents: false, git: false });
     if (!content.pages.some((p) => p.id === query.page)) throw new NotFound(`Page ${query.page} (query.page) not found in change request ${cr.number}`);
   }
-  const token = randomBytes(32).toString('base64url');
-  const now = ctx.now();
-  // One statement: housekeeping on the way (links expired for more than a day are forgotten), and the link.
-  // `only` as 1 or 0: a prepared statement on PGlite takes no booleans.
+  const url = (token: string) => ctx.urls.api(`/pdf/${grant.row.id}/${cr.id}.pdf?token=${token}`);
+  const attached = linksOfRequests.get(ctx);
+  if (attached && grant.attached?.pdf_link_written === 1) return url(attached.token);
+  // Its grant read another way (an installation's) wrote nothing: one statement more, housekeeping on the way.
+  const link = newLink(ctx, query);
   await runSql(
     ctx.db,
-    sqlText`WITH forgotten AS (DELETE FROM change_request_pdfs WHERE expires_at < ${new Date(now.getTime() - EXPIRED_ROWS_KEPT_MS)}::timestamptz)
+    sqlText`WITH forgotten AS (DELETE FROM change_request_pdfs WHERE expires_at < ${new Date(link.now.getTime() - EXPIRED_ROWS_KEPT_MS)}::timestamptz)
       INSERT INTO change_request_pdfs (token_hash, space_id, change_request_id, revision_id, page_id, "only", expires_at, created_at)
-      VALUES (${hashOf(token)}::text, ${grant.row.id}::text, ${cr.id}::text, ${cr.revisionId}::text, ${query.page ?? null}::text,
-        ${query.only ? 1 : 0}::int = 1, ${new Date(now.getTime() + PDF_LINK_LIFETIME_MS)}::timestamptz, ${now}::timestamptz)`,
+      VALUES (${hashOf(link.token)}::text, ${grant.row.id}::text, ${cr.id}::text, ${cr.revisionId}::text, ${link.page}::text,
+        ${link.only ? 1 : 0}::int = 1, ${new Date(link.now.getTime() + PDF_LINK_LIFETIME_MS)}::timestamptz, ${link.now}::timestamptz)`,
   );
-  return ctx.urls.api(`/pdf/${grant.row.id}/${cr.id}.pdf?token=${token}`);
+  return url(link.token);
 }
 
 /** The pages in reading order (depth first, siblings in order), with their depth. */

@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import * as drizzle from 'drizzle-orm';
 import { directQuery, type Db } from './client.js';
+import { renderSql, SqlFragment } from './sql-text.js';
 
 /**
  * A read attached to a grant's statement (server/auth/attached-read.ts): a subquery joined LATERAL after the
@@ -24,6 +25,25 @@ export interface AttachedRead {
    * query's own come first). Its columns should carry a prefix of their own: they sit beside the row's.
    */
   sql: (first: number) => string;
+  params: unknown[];
+  /** What the operation writes in the same statement, for a caller the grant lets through (AttachedWrite). */
+  write?: AttachedWrite;
+}
+
+/**
+ * A write made in a grant's statement (server/auth/attached-read.ts): data-modifying common table
+ * expressions over `g`, the grant query's row (the read's columns included), each writing only where
+ * `allowed` holds (SQL over `g`: the caller passes the operation's access rule), so that nothing is written
+ * for a caller who is refused. Only the grant queries that can say `allowed` send it (the others drop it:
+ * the handler then writes in a statement of its own, having checked the rule in code).
+ */
+export interface AttachedWrite {
+  /** Names its SQL, as AttachedRead's `name`. */
+  name: string;
+  /** `name AS (…)`, comma-separated: its parameters numbered from `first` (after the read's). */
+  ctes: (first: number, allowed: string) => string;
+  /** A column of the statement's row telling what it wrote (SQL over its CTEs), named with a prefix of its own. */
+  column: string;
   params: unknown[];
 }
 
@@ -68,6 +88,56 @@ export function embedded(select: Select): { hash: string; sql: (first: number) =
     sql: (first) => text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + first - 1}`),
     params,
   };
+}
+
+/**
+ * A statement written as fragments (sql-text.ts) as the read `name` attached: its rows' columns come back as
+ * they are, beside the grant's (so they should carry a prefix of their own, and it should answer one row). Its
+ * `$n` renumbered from `first`; a statement of its own per text, as attachSelect's.
+ */
+export function fragmentRead(name: string, fragment: SqlFragment): AttachedRead {
+  const { text, params } = renderSql(fragment);
+  // renderSql writes its parameters as $1…$n; the fragments write no other `$`.
+  return {
+    name: `${name}_${createHash('sha1').update(text).digest('hex').slice(0, 10)}`,
+    sql: (first) => text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + first - 1}`),
+    params,
+  };
+}
+
+// Where a write written as fragments (fragmentWrite) takes its rule's condition.
+const ALLOWED = '/*allowed*/ true';
+
+/**
+ * A write written as fragments (sql-text.ts) as an AttachedWrite: `ctes(allowed)` its common table
+ * expressions, writing only where `allowed` (SQL) holds; `column` the columns telling what it wrote (SQL
+ * over its CTEs and `g`, with no parameters). Built once: its values (a token, an id) are those of this write.
+ */
+export function fragmentWrite(name: string, ctes: (allowed: SqlFragment) => SqlFragment, column: string): AttachedWrite {
+  const { text, params } = renderSql(ctes(new SqlFragment([ALLOWED], [])));
+  return {
+    name: `${name}_${createHash('sha1').update(text).digest('hex').slice(0, 10)}`,
+    // renderSql writes its parameters as $1…$n; the fragments and the rule's condition write no other `$`.
+    ctes: (first, allowed) => text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + first - 1}`).replaceAll(ALLOWED, `(${allowed})`),
+    column,
+    params,
+  };
+}
+
+/** `select` as a fragment of a statement written as fragments (sql-text.ts), its parameters its own. */
+export function selectFragment(select: Select): SqlFragment {
+  const { sql, params } = select.toSQL();
+  const strings: string[] = [];
+  const values: unknown[] = [];
+  let last = 0;
+  // Drizzle writes its parameters as $1…$n and nothing else with a `$`.
+  for (const match of sql.matchAll(/\$(\d+)/g)) {
+    strings.push(sql.slice(last, match.index));
+    values.push(params[Number(match[1]) - 1]);
+    last = match.index + match[0].length;
+  }
+  strings.push(sql.slice(last));
+  return new SqlFragment(strings, values);
 }
 
 /**

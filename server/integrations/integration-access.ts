@@ -7,6 +7,7 @@ import { asRole, atLeast } from '../auth/roles.js';
 import type { Ctx } from '../context.js';
 import { attachAll, attachedRows, attachSelect, readAttached, type AttachedRead } from '../db/attached-select.js';
 import { integrations, members, organizations } from '../db/schema/index.js';
+import { rawSql, sqlText, type SqlFragment } from '../db/sql-text.js';
 import { Forbidden, NotFound } from '../errors.js';
 import type { IntegrationRow, OwnerMembership } from './integration-view.js';
 
@@ -50,6 +51,14 @@ export function canSee(grant: IntegrationGrant): boolean {
   return grant.row.visibility !== 'private' || grant.isMember;
 }
 
+/** canSee in SQL, for a statement that writes only for a caller who may see the integration `name`. */
+export function canSeeSql(ctx: Ctx, name: string): SqlFragment {
+  // The integration itself (grantOf) sees itself.
+  if (ctx.caller.integration?.name === name) return rawSql('true');
+  return sqlText`EXISTS (SELECT 1 FROM integrations i LEFT JOIN members m ON m.organization_id = i.organization_id AND m.user_id = ${ctx.caller.userId}::text AND NOT m.disabled
+    WHERE i.name = ${name}::text AND (i.visibility <> 'private' OR m.user_id IS NOT NULL))`;
+}
+
 /** Whether the caller is an admin of the owning organization. */
 export function isOwnerAdmin(grant: OwnerMembership): boolean {
   return grant.isMember && atLeast(grant.role, 'admin');
@@ -75,6 +84,15 @@ export async function visibleIntegration(ctx: Ctx, name: string, lock = false): 
 /** The integration if the caller administers its owner: NotFound when not visible, Forbidden when not admin. */
 export async function administeredIntegration(ctx: Ctx, name: string, lock = false): Promise<IntegrationGrant> {
   return requireAdministered(name, await readIntegration(ctx, name, lock));
+}
+
+/**
+ * The integration's grant as a read attached to another statement (a grant's), and its answer from that
+ * statement's row: the integration if the caller may see it, NotFound otherwise.
+ */
+export function visibleIntegrationAttached(ctx: Ctx, name: string): { read: AttachedRead; visible: (attached: Record<string, unknown>) => IntegrationGrant } {
+  const select = integrationSelect(ctx, name);
+  return { read: attachSelect('integration', select), visible: (attached) => requireVisible(name, grantOf(ctx, name, attachedRows(attached, 'integration', select)![0])) };
 }
 
 /** The integration's grant (grantOf) and `read`, in one statement (readAttached). */

@@ -18,13 +18,14 @@
 // Both forms carry the site's visitor key (`signingSecrets.siteInstallation`) only to the integration that signs
 // the site's visitors in: a request about its installation on a site whose publishing auth has
 // `backend: integration`, by an integration with the `site:visitor:auth` scope (visitor-auth.ts).
+import { fragmentRead, type AttachedRead } from '../db/attached-select.js';
 import { tableRow, type Db } from '../db/client.js';
 import { integrationInstallations, integrationScripts, integrationSiteInstallations, integrations, integrationSpaceInstallations, organizations } from '../db/schema/index.js';
 import type { OrganizationRow } from '../auth/access.js';
 import { columnsAs, rawSql, runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
 import type { Urls } from '../urls.js';
 import { visitorKey } from '../sites/publishing-auth.js';
-import { scriptCredentials } from './script-credentials.js';
+import { credentialsWrite, scriptCredentials, type GivenCredentials } from './script-credentials.js';
 import { LRUCache } from 'lru-cache';
 import { scriptApiEndpoint, scriptHash, scriptUrls, sharedScriptRuntime, type ScriptRequest, type ScriptResponse } from '../runtime/script-runtime.js';
 import type { InstallationRow, IntegrationRow } from './integration-view.js';
@@ -73,10 +74,18 @@ export const sandboxRunner: ScriptRunner = (options) => sharedScriptRuntime().in
 // one was parsed and planned at each request (the planner reading the size of each of its seven tables),
 // which kept the database thread busy all the time under load; this one is PREPAREd once and only executed.
 function targetRow(db: Db, name: string, target: ScriptTarget, heldScript: string | null, full: boolean) {
-  return runSql(
-    db,
-    sqlText`SELECT md5(i::text || o::text) AS io_stamp, md5(inst::text) AS inst_stamp, inst.id AS inst_row_id,
-      ${full ? fullColumns() : rawSql('NULL AS slim')},
+  return runSql(db, targetRowSql(name, target, heldScript, full));
+}
+
+/**
+ * targetRow's SQL; the installation's id is `installation` (SQL) when given, else `target`'s, and its columns
+ * are read in the slim statement too when given (which installation it is is known only from the row).
+ */
+function targetRowSql(name: string, target: ScriptTarget, heldScript: string | null, full: boolean, installation?: SqlFragment): SqlFragment {
+  const installationId = installation ?? sqlText`${target.installationId ?? null}::text`;
+  const slim = installation ? sqlText`NULL AS slim, ${columnsAs(integrationInstallations, 'inst', 'inst_')}` : rawSql('NULL AS slim');
+  return sqlText`SELECT md5(i::text || o::text) AS io_stamp, md5(inst::text) AS inst_stamp, inst.id AS inst_row_id,
+      ${full ? fullColumns() : slim},
       sc.integration_name AS sc_integration_name, sc.runtime AS sc_runtime, sc.secrets AS sc_secrets, sc.script_hash AS sc_script_hash,
       (CASE WHEN sc.script_hash = ${heldScript}::text THEN NULL ELSE sc.script END) AS sc_script,
       ${columnsAs(integrationSpaceInstallations, 'spi', 'spi_')},
@@ -92,7 +101,7 @@ function targetRow(db: Db, name: string, target: ScriptTarget, heldScript: strin
     FROM integrations i
     JOIN organizations o ON o.id = i.organization_id
     LEFT JOIN integration_scripts sc ON sc.integration_name = i.name
-    LEFT JOIN integration_installations inst ON inst.id = ${target.installationId ?? null}::text AND inst.integration_name = i.name
+    LEFT JOIN integration_installations inst ON inst.id = ${installationId} AND inst.integration_name = i.name
     LEFT JOIN integration_space_installations spi ON spi.installation_id = inst.id AND spi.space_id = ${target.spaceId ?? null}::text
     LEFT JOIN integration_site_installations sti ON sti.installation_id = inst.id AND sti.site_id = ${target.siteId ?? null}::text
     -- The space, when the installation is on it or covers every live space of its organization (the space's).
@@ -101,8 +110,41 @@ function targetRow(db: Db, name: string, target: ScriptTarget, heldScript: strin
     -- The site, when the installation is on it or covers every site of its organization (the site's).
     LEFT JOIN sites st ON st.id = ${target.siteId ?? null}::text AND st.organization_id = inst.organization_id
       AND (sti.id IS NOT NULL OR inst.site_selection = 'all')
-    WHERE i.name = ${name}::text`,
-  );
+    WHERE i.name = ${name}::text`;
+}
+
+/**
+ * The row loadScriptTarget reads, as a read attached to another statement (a grant's: ui-render.store.ts),
+ * about the installation whose id `installation` (SQL, which may read the statement's own) answers: one row
+ * always, `io_stamp` null when the integration does not exist; the slim row when this process holds the
+ * integration's rows (the installation's columns are read always). `guessed`, the installation it was last
+ * found to be, whose credentials this process may hold (credentialsWrite). loadScriptTarget takes the row back
+ * (`preread`).
+ */
+export function scriptTargetAttached(
+  name: string,
+  target: Omit<ScriptTarget, 'installationId'>,
+  installation: SqlFragment,
+  guessed: string | undefined,
+  credentialsWhen: SqlFragment,
+): { read: AttachedRead; preread: (raw: Record<string, unknown>) => Preread } {
+  const owner = heldOwners.get(name);
+  const full = !owner;
+  const row = targetRowSql(name, target, heldScripts.get(name)?.hash ?? null, full, installation);
+  const read = fragmentRead(`script_target_${full ? 'full' : 'slim'}`, sqlText`SELECT t.* FROM (SELECT 1) one LEFT JOIN LATERAL (${row}) t ON true`);
+  // The credentials its environment carries that this process does not hold, written where the grant's rule and `credentialsWhen` hold.
+  const credentials = credentialsWrite(name, guessed, owner?.integration, credentialsWhen);
+  return {
+    read: credentials ? { ...read, write: credentials.write } : read,
+    preread: (raw) => ({ raw, full, credentials: credentials?.taken(raw) }),
+  };
+}
+
+/** A script's row read in another statement (scriptTargetAttached), with the credentials that statement wrote. */
+export interface Preread {
+  raw: Record<string, unknown>;
+  full: boolean;
+  credentials?: GivenCredentials;
 }
 
 let fullList: SqlFragment | undefined;
@@ -136,7 +178,7 @@ function targetOf(raw: Record<string, unknown>, name: string, target: ScriptTarg
   }
   let installation: InstallationRow | null = null;
   if (raw.inst_row_id != null) {
-    if (!full) installation = held!.installation;
+    if (!full && !installationColumnsIn(raw)) installation = held!.installation;
     else {
       installation = tableRow(integrationInstallations, raw, 'inst_');
       heldInstallations.set(target.installationId!, { stamp: raw.inst_stamp as string, installation });
@@ -163,6 +205,9 @@ function targetOf(raw: Record<string, unknown>, name: string, target: ScriptTarg
     coveredSite: (raw.st_id as string | null) ?? null,
   };
 }
+
+/** Whether a slim row carries the installation's columns (scriptTargetAttached's does). */
+const installationColumnsIn = (raw: Record<string, unknown>) => 'inst_id' in raw;
 
 /** The scripts this process holds, by integration: their text and hash (immutable: a new publication has another hash). */
 const heldScripts = new LRUCache<string, { hash: string; script: string }>({ max: 500, maxSize: 64 * 1024 * 1024, sizeCalculation: (s) => s.script.length + 1 });
@@ -224,14 +269,15 @@ export interface LoadedScript {
  * space or site named), the organization of that installation, and the script with its env (undefined
  * when the integration has no script). Undefined when the integration does not exist.
  */
-export async function loadScriptTarget(db: Db, name: string, target: ScriptTarget) {
+export async function loadScriptTarget(db: Db, name: string, target: ScriptTarget, preread?: Preread) {
   const held = heldScripts.get(name);
   const owner = heldOwners.get(name);
   const installationHeld = target.installationId ? heldInstallations.get(target.installationId) : undefined;
   // The slim statement when this process holds the rows; the full one when it does not, or they changed.
-  let full = !owner || (target.installationId !== undefined && !installationHeld);
-  let [raw] = await targetRow(db, name, target, held?.hash ?? null, full);
-  const changed = (r: Record<string, unknown>) => r.io_stamp !== owner?.stamp || (r.inst_row_id != null && r.inst_stamp !== installationHeld?.stamp);
+  // A row read with another statement (scriptTargetAttached) is taken as that statement's answer.
+  let full = preread ? preread.full : !owner || (target.installationId !== undefined && !installationHeld);
+  let [raw] = preread ? (preread.raw.io_stamp == null ? [] : [preread.raw]) : await targetRow(db, name, target, held?.hash ?? null, full);
+  const changed = (r: Record<string, unknown>) => r.io_stamp !== owner?.stamp || (r.inst_row_id != null && !installationColumnsIn(r) && r.inst_stamp !== installationHeld?.stamp);
   if (raw && !full && changed(raw)) {
     full = true;
     [raw] = await targetRow(db, name, target, held?.hash ?? null, full);
@@ -262,7 +308,7 @@ export async function loadScriptTarget(db: Db, name: string, target: ScriptTarge
     integration: row.integration,
     ...(row.installation !== null && target.installationId && { installationId: target.installationId }),
     environment: protocol === 'v2',
-  });
+  }, preread?.credentials);
   const token = credentials.installationToken;
   const signsVisitors = row.siteInstallation !== null && row.siteAuth?.backend === 'integration' && row.integration.scopes.includes(VISITOR_AUTH_SCOPE);
   const siteVisitorKey = signsVisitors ? await visitorKey({ db }, { id: row.siteInstallation!.siteId, visitorAuthKey: row.siteAuth!.key }) : undefined;

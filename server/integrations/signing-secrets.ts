@@ -24,15 +24,16 @@ export function heldSigningSecret(name: string, createdAt: Date): string | undef
  * The parts of a statement that read the integration's signing secret, or make it: the common table expression
  * `<cte>` (an insert when the statement's snapshot has no secret; one another request made after the snapshot
  * is answered by the insert's conflict, DO UPDATE keeping it) and the column answering the secret. The
- * statement is script-credentials.ts's, with the tokens a script's environment carries.
+ * statement is script-credentials.ts's, with the tokens a script's environment carries. With `when` (SQL),
+ * the secret is made only where it holds.
  */
-export function signingSecretPart(name: string, cte: string): { ctes: SqlFragment; column: SqlFragment } {
+export function signingSecretPart(name: string, cte: string, when?: SqlFragment): { ctes: SqlFragment; column: SqlFragment } {
   const made = rawSql(cte);
   return {
     ctes: sqlText`${made} AS (
         INSERT INTO integration_signing_secrets (integration_name, secret, created_at)
         SELECT ${name}::text, ${randomBytes(32).toString('hex')}::text, ${new Date()}::timestamptz
-        WHERE NOT EXISTS (SELECT 1 FROM integration_signing_secrets WHERE integration_name = ${name}::text)
+        WHERE NOT EXISTS (SELECT 1 FROM integration_signing_secrets WHERE integration_name = ${name}::text)${when ? sqlText` AND (${when})` : rawSql('')}
         ON CONFLICT (integration_name) DO UPDATE SET secret = integration_signing_secrets.secret RETURNING secret)`,
     column: sqlText`(SELECT secret FROM ${made} UNION ALL SELECT secret FROM integration_signing_secrets WHERE integration_name = ${name}::text LIMIT 1)`,
   };

@@ -1,15 +1,22 @@
 // renderIntegrationUIWithPost: the caller's right to the context (a document's space, a configuration screen's
 // organization, space or site), the installation of the integration there, and its component run (ui-render.ts).
-// The installation (and a site's organization) is read with the integration, in one statement, and told only
-// once the caller's right to the context is checked.
+// One statement, the grant's of the context's space or organization (server/auth/attached-read.ts): the
+// integration, the installation covering the context and the script's row (loadScriptTarget's) are read in it,
+// and the credentials the script's environment carries that this process does not hold are written in it, only
+// for a caller the rule lets through who may see the integration. A site's screen reads the site's organization
+// first, with the integration. The installation is told only once the caller's right to the context is checked.
 import { and, eq, exists, or } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import type { Access } from '../../contract/access.js';
 import { checkAccess } from '../auth/access.js';
 import type { Ctx } from '../context.js';
-import { attachAll, attachSelect, rowsOf, type AttachedRead } from '../db/attached-select.js';
+import { attachAll, attachSelect, rowsOf, selectFragment } from '../db/attached-select.js';
+import { sqlText } from '../db/sql-text.js';
 import type { Db } from '../db/client.js';
 import { integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations, sites, spaces } from '../db/schema/index.js';
-import { ApiError, BadRequest, NotFound } from '../errors.js';
-import { visibleIntegrationWith } from './integration-access.js';
+import { ApiError, BadRequest, Forbidden, NotFound } from '../errors.js';
+import { canSeeSql, visibleIntegration, visibleIntegrationAttached, visibleIntegrationWith } from './integration-access.js';
+import { sandboxRunner, scriptTargetAttached, type ScriptTarget } from './script-invocation.js';
 import { renderComponent, type UiRenderInput } from './ui-render.js';
 
 type Context =
@@ -67,30 +74,72 @@ function contextSelects(db: Db, name: string, context: Context) {
 
 type ContextSelects = ReturnType<typeof contextSelects>;
 
-function contextRead(selects: ContextSelects): AttachedRead {
-  const installation = attachSelect('ui_installation', selects.installation);
-  return selects.site ? attachAll('ui_context', installation, attachSelect('ui_site', selects.site)) : installation;
-}
-
-/** The space or site the context concerns, once the caller's right to it is checked (a site's organization from `attached`). */
-async function targetOf(ctx: Ctx, context: Context, at: string, selects: ContextSelects, attached: Record<string, unknown>) {
+/** What the context concerns (the target of its script's event) and how the answers name it. */
+function targetOfContext(context: Context, at: string) {
   switch (context.type) {
     case 'document':
-    case 'configuration_space': {
-      await checkAccess(ctx, { to: 'space', role: context.type === 'document' ? 'read' : 'admin' }, { spaceId: context.spaceId }, { spaceCounters: false });
+    case 'configuration_space':
       return { spaceId: context.spaceId, where: `space ${context.spaceId} (${at}.context.spaceId)` };
-    }
-    case 'configuration_site': {
-      const [site] = selects.site ? await rowsOf(attached, 'ui_site', selects.site) : [];
-      if (!site) throw new NotFound(`${at}.context.siteId: site ${context.siteId} not found`);
-      await checkAccess(ctx, { to: 'organization', role: 'admin' }, { organizationId: site.organizationId });
+    case 'configuration_site':
       return { siteId: context.siteId, where: `site ${context.siteId} (${at}.context.siteId)` };
-    }
-    case 'configuration_account': {
-      await checkAccess(ctx, { to: 'organization', role: 'admin' }, { organizationId: context.organizationId });
+    case 'configuration_account':
       return { where: `organization ${context.organizationId} (${at}.context.organizationId)` };
-    }
   }
+}
+
+/** The access rule of a context whose space or organization the request names: a document's space read, a configuration screen's space or organization administered. */
+function ruleOf(context: Exclude<Context, { type: 'configuration_site' }>): { access: Access; params: Record<string, string> } {
+  switch (context.type) {
+    case 'document':
+      return { access: { to: 'space', role: 'read' }, params: { spaceId: context.spaceId } };
+    case 'configuration_space':
+      return { access: { to: 'space', role: 'admin' }, params: { spaceId: context.spaceId } };
+    case 'configuration_account':
+      return { access: { to: 'organization', role: 'admin' }, params: { organizationId: context.organizationId } };
+  }
+}
+
+/** The installation a render was last found to be about, by integration and context: its script's row is read for it (scriptTargetAttached). */
+const lastInstallation = new LRUCache<string, string>({ max: 10_000 });
+
+const contextKey = (name: string, context: Context) =>
+  `${name}\0${context.type}\0${'spaceId' in context ? context.spaceId : 'siteId' in context ? context.siteId : context.organizationId}`;
+
+/**
+ * The installation and its script's row (loadScriptTarget's) read in the statement of the grant of the context
+ * (its space's or organization's) with the integration: one statement.
+ */
+async function readInGrant(ctx: Ctx, name: string, context: Context, rule: { access: Access; params: Record<string, string>; integrationSeen?: true }, selects: ContextSelects, target: Omit<ScriptTarget, 'installationId'>) {
+  const integration = visibleIntegrationAttached(ctx, name);
+  const key = contextKey(name, context);
+  const script = scriptTargetAttached(name, target, sqlText`(${selectFragment(selects.installation)})`, lastInstallation.get(key), canSeeSql(ctx, name));
+  const read = { ...attachAll('ui_render', integration.read, attachSelect('ui_installation', selects.installation), script.read), write: script.read.write };
+  let decision;
+  try {
+    decision = await checkAccess(ctx, rule.access, rule.params, { spaceCounters: false, attach: read });
+  } catch (err) {
+    // A space or organization the caller cannot see is not found, whatever the integration. One they see
+    // but may not use: an integration they cannot see is not found first (unless already checked), as when it
+    // was read alone.
+    if (err instanceof Forbidden && !rule.integrationSeen) await visibleIntegration(ctx, name);
+    throw err;
+  }
+  const attached = (decision as { grant: { attached?: Record<string, unknown> } }).grant.attached!;
+  integration.visible(attached);
+  const [installation] = await rowsOf(attached, 'ui_installation', selects.installation);
+  if (installation) lastInstallation.set(key, installation.id);
+  return { installation, preread: script.preread(attached) };
+}
+
+/**
+ * The rule of a site's configuration screen: the admin role in the site's organization, read with the
+ * integration (whose 404 comes first). NotFound when there is no such site.
+ */
+async function siteRule(ctx: Ctx, name: string, context: Context & { type: 'configuration_site' }, at: string, selects: ContextSelects) {
+  const { attached } = await visibleIntegrationWith(ctx, name, attachSelect('ui_site', selects.site!));
+  const [site] = await rowsOf(attached, 'ui_site', selects.site!);
+  if (!site) throw new NotFound(`${at}.context.siteId: site ${context.siteId} not found`);
+  return { access: { to: 'organization', role: 'admin' } as Access, params: { organizationId: site.organizationId }, integrationSeen: true as const };
 }
 
 /**
@@ -98,13 +147,14 @@ async function targetOf(ctx: Ctx, context: Context, at: string, selects: Context
  * `<at>.componentId`: `body` for the POST, `query.request` for the GET), 503 when it fails.
  */
 export async function renderIntegrationUi(ctx: Ctx, name: string, body: Omit<UiRenderInput, 'userId' | 'context'> & { context: Context }, at = 'body') {
-  const selects = contextSelects(ctx.db, name, body.context);
-  const { attached } = await visibleIntegrationWith(ctx, name, contextRead(selects));
-  const { where, ...target } = await targetOf(ctx, body.context, at, selects, attached);
-  const [installation] = await rowsOf(attached, 'ui_installation', selects.installation);
+  const { context } = body;
+  const selects = contextSelects(ctx.db, name, context);
+  const { where, ...target } = targetOfContext(context, at);
+  const rule = context.type === 'configuration_site' ? await siteRule(ctx, name, context, at, selects) : ruleOf(context);
+  const { installation, preread } = await readInGrant(ctx, name, context, rule, selects, target);
   if (!installation) throw new NotFound(`The integration ${name} is not installed on the ${where}`);
   const installationId = installation.id;
-  const result = await renderComponent(ctx.db, name, { installationId, ...target }, { ...body, userId: ctx.caller.userId });
+  const result = await renderComponent(ctx.db, name, { installationId, ...target }, { ...body, userId: ctx.caller.userId }, sandboxRunner, preread);
   if (result.ok) return result;
   if (result.status === 404 && result.reason.includes('not installed')) throw new NotFound(result.reason);
   if (result.status >= 400 && result.status < 500) throw new BadRequest(`${at}.componentId: ${result.reason}`);

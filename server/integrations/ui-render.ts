@@ -51,9 +51,16 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Runs the integration's component for `target` (an installation, with the space or site concerned). */
-export async function renderComponent(db: Db, name: string, target: ScriptTarget & { installationId: string }, input: UiRenderInput, runner: ScriptRunner = sandboxRunner): Promise<UiRenderResult> {
-  const read = await loadScriptTarget(db, name, target);
+/** Runs the integration's component for `target` (an installation, with the space or site concerned); `preread`: its script's row, read already (scriptTargetAttached). */
+export async function renderComponent(
+  db: Db,
+  name: string,
+  target: ScriptTarget & { installationId: string },
+  input: UiRenderInput,
+  runner: ScriptRunner = sandboxRunner,
+  preread?: Parameters<typeof loadScriptTarget>[3],
+): Promise<UiRenderResult> {
+  const read = await loadScriptTarget(db, name, target, preread);
   if (!read?.exists) return { ok: false, status: 404, reason: `The integration ${name} is not installed there` };
   const loaded = read.loaded;
   if (!loaded) return { ok: false, status: 404, reason: `The integration ${name} has no script to render its components` };
