@@ -7,8 +7,9 @@
 // from disk like any other. A caller that wants the large blobs' bytes anyway (the import, for the file
 // store) may take each as the index pass inflates it (`keep`), so those bytes are inflated once, not twice.
 import { createHash, type Hash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { open, rm, type FileHandle } from 'node:fs/promises';
-import { createInflate, inflateSync, type Inflate } from 'node:zlib';
+import { createInflate, inflateSync } from 'node:zlib';
 import { RepositoryTooLarge } from './git-http.js';
 import { applyDeltaStreaming, bytesInFile, bytesInMemory, deltaSizes, type ObjectBytes } from './pack-delta-file.js';
 
@@ -91,57 +92,22 @@ const CACHE_BYTES = 32 * 1024 * 1024;
  */
 const STREAM_CHUNK_BYTES = 256 * 1024;
 
-/**
- * The zlib stream at `at` in the file, inflated in chunks of STREAM_CHUNK_BYTES; `stop` lets the file go
- * (the stream's end, or its reader's). The file is read into two buffers used in turn, not a new one for
- * each read as a file stream does: zlib is done with a buffer when its write calls back, so the one read
- * next is always free. Every read allocated is a full garbage collection sooner (V8 counts Buffers as
- * external memory): a file stream allocated the 500 MB of a 500 MB pack again to index it.
- */
-function inflating(path: string, at: number): { inflate: Inflate; stop: () => void } {
+/** The file from `at` and its inflated zlib stream, in chunks of STREAM_CHUNK_BYTES. */
+function inflating(path: string, at: number) {
+  const input = createReadStream(path, { start: at, highWaterMark: STREAM_CHUNK_BYTES });
   const inflate = createInflate({ chunkSize: STREAM_CHUNK_BYTES });
-  let stopped = false;
-  const closed = new Promise<void>((resolve) => inflate.once('close', resolve));
-  const pump = async () => {
-    const file = await open(path, 'r');
-    try {
-      const buffers = [Buffer.allocUnsafe(STREAM_CHUNK_BYTES), Buffer.allocUnsafe(STREAM_CHUNK_BYTES)];
-      let written: Promise<unknown> = Promise.resolve();
-      let given = 0;
-      for (let turn = 0; !stopped; turn ^= 1) {
-        const buffer = buffers[turn]!;
-        const { bytesRead } = await file.read(buffer, 0, STREAM_CHUNK_BYTES, at + given);
-        // The other buffer's bytes taken (or the stream closed): read on only while zlib took all it was given.
-        await Promise.race([written, closed]);
-        if (stopped || inflate.destroyed || inflate.bytesWritten < given) break;
-        if (bytesRead === 0) {
-          inflate.end();
-          break;
-        }
-        given += bytesRead;
-        written = new Promise<void>((resolve) => inflate.write(buffer.subarray(0, bytesRead), () => resolve()));
-      }
-    } finally {
-      await file.close();
-    }
-  };
-  pump().catch((err: unknown) => inflate.destroy(err as Error));
-  return {
-    inflate,
-    stop: () => {
-      stopped = true;
-      inflate.destroy();
-    },
-  };
+  input.pipe(inflate);
+  return { input, inflate };
 }
 
 /** An inflated zlib stream starting at `at` in `path`: its output chunks, then how many input bytes it took. */
 async function inflateAt(path: string, at: number, onChunk: (chunk: Buffer) => void | Promise<void>): Promise<number> {
-  const { inflate, stop } = inflating(path, at);
+  const { input, inflate } = inflating(path, at);
   try {
     for await (const chunk of inflate) await onChunk(chunk as Buffer);
   } finally {
-    stop();
+    input.unpipe(inflate);
+    input.destroy();
   }
   return inflate.bytesWritten;
 }
@@ -359,7 +325,7 @@ export class PackReader<K = never> {
 
   /** A streamed blob inflated into `keep.take` as it is hashed; what it made, and the pack bytes the blob took. */
   private async taken(h: Header, hash: Hash): Promise<{ kept: K; consumed: number }> {
-    const { inflate, stop } = inflating(this.path, h.dataAt);
+    const { input, inflate } = inflating(this.path, h.dataAt);
     let size = 0;
     const bytes = async function* (): AsyncGenerator<Buffer> {
       for await (const chunk of inflate) {
@@ -373,7 +339,8 @@ export class PackReader<K = never> {
     try {
       kept = await this.keep!.take(bytes());
     } finally {
-      stop();
+      input.unpipe(inflate);
+      input.destroy();
     }
     if (size !== h.size) {
       await this.keep!.drop(kept);
@@ -587,11 +554,12 @@ export class PackReader<K = never> {
       }
       return;
     }
-    const { inflate, stop } = inflating(this.path, h.dataAt);
+    const { input, inflate } = inflating(this.path, h.dataAt);
     try {
       for await (const chunk of inflate) yield chunk as Buffer;
     } finally {
-      stop();
+      input.unpipe(inflate);
+      input.destroy();
     }
   }
 }
