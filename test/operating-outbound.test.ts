@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPublicAddress, outboundRequest, OutboundFailed, OutboundTimeout, PrivateAddressRefused } from '../server/http/outbound.js';
+import { isPublicAddress, outboundRequest, outboundSend, OutboundFailed, OutboundTimeout, OutboundTooLarge, PrivateAddressRefused } from '../server/http/outbound.js';
 import { drainOpenAPIJobs, petstoreYaml } from './support/matrix/openapi.js';
 import { useHarness } from './support/harness.js';
 
@@ -21,6 +21,12 @@ beforeAll(async () => {
     hits++;
     if (req.url === '/pets.yaml') return void res.writeHead(200).end(petstoreYaml);
     if (req.url === '/slow') return void setTimeout(() => res.writeHead(200).end('late'), 1000);
+    if (req.url === '/moved') return void res.writeHead(307, { location: '/echo' }).end();
+    if (req.url === '/echo') {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      return void req.on('end', () => res.writeHead(200).end(`${req.method} ${Buffer.concat(chunks).toString()}`));
+    }
     if (req.url === '/big') return void res.writeHead(200, { 'content-length': '4096' }).end('x'.repeat(4096));
     if (req.url === '/big-chunked') {
       res.writeHead(200);
@@ -76,6 +82,27 @@ describe('outbound address policy', () => {
       await expect(attempt).rejects.toBeInstanceOf(OutboundFailed);
       await expect(attempt).rejects.toThrow(/larger than 1024 bytes/);
     }
+  });
+
+  it('sends bytes with undici request (a Git fetch), following a redirect only when asked, within the size cap', async () => {
+    const text = async (body: AsyncIterable<Uint8Array>) => {
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of body) chunks.push(chunk);
+      return Buffer.concat(chunks).toString();
+    };
+    const send = (pathname: string, redirect?: 'follow') =>
+      outboundSend(`http://127.0.0.1:${port}${pathname}`, limits, { method: 'POST', headers: {}, body: Buffer.from('want abc'), origin: 'operator', ...(redirect && { redirect }) });
+    const followed = await send('/moved', 'follow');
+    expect(followed.status).toBe(200);
+    // A 307 sends the same method and body again.
+    expect(await text(followed.body)).toBe('POST want abc');
+    const answered = await send('/moved');
+    expect(answered.status).toBe(307);
+    expect(answered.headers.get('location')).toBe('/echo');
+    await text(answered.body);
+    await expect(send('/big')).rejects.toBeInstanceOf(OutboundTooLarge);
+    const chunked = await send('/big-chunked');
+    await expect(text(chunked.body)).rejects.toThrow(/larger than 1024 bytes/);
   });
 });
 

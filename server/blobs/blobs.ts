@@ -11,7 +11,7 @@ import type { Db } from '../db/client.js';
 import { uncounted } from '../db/query-count.js';
 import { blobs } from '../db/schema/index.js';
 import { BlobMissing, type BlobBackend, type BlobSource, type ByteRange } from './backend.js';
-import { spool, SpoolTooLarge } from './spool.js';
+import { headOf, spool, SpoolTooLarge, type Spooled } from './spool.js';
 import { backendOf, blobStore } from './store.js';
 import { createHash } from 'node:crypto';
 
@@ -78,12 +78,21 @@ export async function putBlobStream(db: Db, source: AsyncIterable<Uint8Array>, n
     if (err instanceof SpoolTooLarge) throw new BlobTooLarge(maxBytes);
     throw err;
   }
+  return putSpooledBlob(db, spooled, now, maxBytes);
+}
+
+/** Stores bytes already spooled (spool.ts) and deletes the spool, stored or not; BlobTooLarge over the cap (as putBlobBytes). */
+export async function putSpooledBlob(db: Db, spooled: Spooled, now = new Date(), maxBytes = blobStore().maxBytes): Promise<StoredBlob> {
+  let head;
   try {
+    if (spooled.size > maxBytes) throw new BlobTooLarge(maxBytes);
+    // Read before the backend takes the file (a folder store moves it).
+    head = await headOf(spooled);
     await storeBlob(db, spooled.sha256, spooled.size, { path: spooled.path, size: spooled.size }, now);
   } finally {
     await spooled.discard();
   }
-  return { sha256: spooled.sha256, size: spooled.size, head: spooled.head };
+  return { sha256: spooled.sha256, size: spooled.size, head };
 }
 
 export interface BlobRow {

@@ -38,7 +38,8 @@ async function fetchRef(op: OperationContext): Promise<Fetched> {
   return withWorkRepository(op.remote, op.limits, async (repo) => {
     const commit = await repo.remoteHead(payload.ref);
     if (!commit) throw new OperationRefused(`The repository has no ref ${payload.ref}`);
-    await repo.fetch(commit);
+    // The assets are stored from the spool the pack's index pass writes (read-docs.ts).
+    await repo.fetch(commit, { spoolBlobsUpTo: op.limits.maxAssetBytes });
     const tree = await repo.listFiles(commit);
     const { files, assets } = await readDocs(op.db, repo, tree, payload.projectDirectory ?? '', op.job.now(), op.limits.maxAssetBytes);
     return { commit, message: await repo.commitMessage(commit), tree, files, assets };

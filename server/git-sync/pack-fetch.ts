@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
-import { outboundStream, OutboundTooLarge, type OutboundLimits } from '../http/outbound.js';
+import { outboundSend, OutboundTooLarge, type OutboundLimits } from '../http/outbound.js';
 import { RepositoryTooLarge } from './git-http.js';
 import { FLUSH, pktLine, PktReader } from './pkt-line.js';
 
@@ -26,11 +26,13 @@ export async function fetchPack(target: FetchTarget, commit: string, packPath: s
   ]);
   let res;
   try {
-    res = await outboundStream(`${target.url.replace(/\/+$/, '')}/git-upload-pack`, limits, {
+    // Undici's `request`, not fetch: the pack's chunks arrive as the socket read them, not copied into a web stream.
+    res = await outboundSend(`${target.url.replace(/\/+$/, '')}/git-upload-pack`, limits, {
       method: 'POST',
       headers: { ...target.headers, 'content-type': 'application/x-git-upload-pack-request', accept: 'application/x-git-upload-pack-result' },
       body,
       origin: 'user',
+      redirect: 'follow',
     });
   } catch (err) {
     if (err instanceof OutboundTooLarge) throw tooLarge(limits);

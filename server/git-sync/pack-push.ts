@@ -8,7 +8,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { createDeflate, deflateSync } from 'node:zlib';
-import { outboundUpload, OutboundTooLarge, type OutboundLimits } from '../http/outbound.js';
+import { outboundSend, OutboundTooLarge, type OutboundLimits } from '../http/outbound.js';
 import { RepositoryTooLarge } from './git-http.js';
 import type { FetchTarget } from './pack-fetch.js';
 import type { ObjectType } from './pack-reader.js';
@@ -98,7 +98,7 @@ export async function pushPack(target: FetchTarget, ref: string, old: string | u
   }
   let res;
   try {
-    res = await outboundUpload(`${target.url.replace(/\/+$/, '')}/git-receive-pack`, limits, {
+    res = await outboundSend(`${target.url.replace(/\/+$/, '')}/git-receive-pack`, limits, {
       method: 'POST',
       headers: { ...target.headers, 'content-type': 'application/x-git-receive-pack-request', accept: 'application/x-git-receive-pack-result' },
       body: Readable.from(body(), { objectMode: false }),

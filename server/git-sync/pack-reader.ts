@@ -4,8 +4,9 @@
 // object stored as the difference from another) is rebuilt from its base: in memory up to `inMemoryBytes`,
 // with a small cache of rebuilt bases for chains of deltas; a larger one into a file beside the pack
 // (pack-delta-file.ts), kept while the spill budget allows, so a large asset Git sent as a delta streams
-// from disk like any other.
-import { createHash } from 'node:crypto';
+// from disk like any other. A caller that wants the large blobs' bytes anyway (the import, for the file
+// store) may take each as the index pass inflates it (`keep`), so those bytes are inflated once, not twice.
+import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { createInflate, inflateSync } from 'node:zlib';
@@ -47,7 +48,20 @@ const MAX_OBJECT_BYTES = 1024 * 1024 * 1024;
 const tooLarge = (size: number, max: number) =>
   new RepositoryTooLarge(`The repository is too large: an object of its pack stored as a delta makes ${size} bytes, more than ${max}`);
 
-export interface PackReaderOptions {
+/**
+ * Takes the bytes of a large blob (streamed, not a delta) as the index pass inflates and hashes them: what
+ * `take` makes of them is the pack's `takeKept(oid)`; `drop` lets go of what nobody took (a second copy of
+ * an object, the pack closed).
+ */
+export interface BlobKeeper<K> {
+  /** Whether to take a blob of this (declared) size. */
+  wants(size: number): boolean;
+  /** Reads `bytes` to their end (the pass goes on when it returns). */
+  take(bytes: AsyncIterable<Buffer>): Promise<K>;
+  drop(kept: K): Promise<void>;
+}
+
+export interface PackReaderOptions<K = never> {
   /** The largest object rebuilt or read whole in memory; a larger delta is rebuilt in a file beside the pack. */
   inMemoryBytes?: number;
   /**
@@ -55,6 +69,7 @@ export interface PackReaderOptions {
    * declare any size); also the disk the rebuilt files may hold together beside the pack.
    */
   maxObjectBytes?: number;
+  keep?: BlobKeeper<K>;
 }
 
 const isDelta = (h: Header) => h.kind === OFS_DELTA || h.kind === REF_DELTA;
@@ -140,8 +155,10 @@ interface Spilled {
   size: number;
 }
 
-export class PackReader {
+export class PackReader<K = never> {
   private readonly byOid = new Map<string, Entry>();
+  /** What `keep` made of the large blobs, by id, until taken. */
+  private readonly kept = new Map<string, K>();
   private readonly byOffset = new Map<number, Entry>();
   private readonly cache = new Map<number, Buffer>();
   private cached = 0;
@@ -153,19 +170,21 @@ export class PackReader {
   private spills = 0;
   private readonly inMemoryBytes: number;
   private readonly maxObjectBytes: number;
+  private readonly keep: BlobKeeper<K> | undefined;
 
   private constructor(
     readonly path: string,
     private readonly file: FileHandle,
-    options: PackReaderOptions,
+    options: PackReaderOptions<K>,
   ) {
     this.inMemoryBytes = options.inMemoryBytes ?? MAX_IN_MEMORY_BYTES;
     this.maxObjectBytes = options.maxObjectBytes ?? MAX_OBJECT_BYTES;
+    this.keep = options.keep;
   }
 
   /** Indexes the pack at `path` (one pass over it). */
-  static async open(path: string, options: PackReaderOptions = {}): Promise<PackReader> {
-    const reader = new PackReader(path, await open(path, 'r'), options);
+  static async open<K = never>(path: string, options: PackReaderOptions<K> = {}): Promise<PackReader<K>> {
+    const reader = new PackReader<K>(path, await open(path, 'r'), options);
     try {
       await reader.index();
     } catch (err) {
@@ -177,6 +196,8 @@ export class PackReader {
 
   async close(): Promise<void> {
     await this.file.close();
+    for (const kept of this.kept.values()) await this.keep!.drop(kept);
+    this.kept.clear();
     for (const { path } of this.spilled.values()) await rm(path, { force: true });
     this.spilled.clear();
     this.spilledBytes = 0;
@@ -184,6 +205,13 @@ export class PackReader {
 
   has(oid: string): boolean {
     return this.byOid.has(oid);
+  }
+
+  /** What `keep` made of the blob `oid` when the index pass met it, now the caller's; undefined when it made nothing or was taken. */
+  takeKept(oid: string): K | undefined {
+    const kept = this.kept.get(oid);
+    this.kept.delete(oid);
+    return kept;
   }
 
   /** The object's type and size, without reading it. */
@@ -247,7 +275,7 @@ export class PackReader {
     for (let n = 0; n < count; n++) {
       const h = await this.header(at);
       let entry: Entry;
-      let oid: string;
+      let oid: string | undefined;
       let consumed: number;
       if (isDelta(h)) {
         const base = this.baseOf(h);
@@ -277,9 +305,15 @@ export class PackReader {
           const small = await this.inflated(h.dataAt, h.size);
           hash.update(small.bytes);
           consumed = small.consumed;
+        } else if (type === 'blob' && this.keep?.wants(h.size)) {
+          const taken = await this.taken(h, hash);
+          consumed = taken.consumed;
+          oid = hash.digest('hex');
+          if (this.kept.has(oid) || this.byOid.has(oid)) await this.keep.drop(taken.kept);
+          else this.kept.set(oid, taken.kept);
         } else consumed = await inflateAt(this.path, h.dataAt, (chunk) => void hash.update(chunk));
         entry = { offset: at, type, size: h.size };
-        oid = hash.digest('hex');
+        oid ??= hash.digest('hex');
       }
       // The first copy of an object stays its entry: a later delta that rebuilds the same object would
       // otherwise be found as its own base, and read itself without end once the cache let it go.
@@ -287,6 +321,32 @@ export class PackReader {
       this.byOffset.set(at, entry);
       at = h.dataAt + consumed;
     }
+  }
+
+  /** A streamed blob inflated into `keep.take` as it is hashed; what it made, and the pack bytes the blob took. */
+  private async taken(h: Header, hash: Hash): Promise<{ kept: K; consumed: number }> {
+    const { input, inflate } = inflating(this.path, h.dataAt);
+    let size = 0;
+    const bytes = async function* (): AsyncGenerator<Buffer> {
+      for await (const chunk of inflate) {
+        size += (chunk as Buffer).length;
+        if (size > h.size) throw new Error('An object of the pack does not inflate to its declared size');
+        hash.update(chunk as Buffer);
+        yield chunk as Buffer;
+      }
+    };
+    let kept: K;
+    try {
+      kept = await this.keep!.take(bytes());
+    } finally {
+      input.unpipe(inflate);
+      input.destroy();
+    }
+    if (size !== h.size) {
+      await this.keep!.drop(kept);
+      throw new Error('An object of the pack does not inflate to its declared size');
+    }
+    return { kept, consumed: inflate.bytesWritten };
   }
 
   private remember(offset: number, bytes: Buffer): void {

@@ -1,11 +1,12 @@
 // The files under the docs root of a fetched commit, as the format reader takes them, without holding the
 // repository in memory: the text files (Markdown, YAML) read from the pack one at a time, and each asset
-// (a file directly under `.gitbook/assets/`) streamed from the pack to the file store as it is read, so
-// only its size, image dimensions and blob name stay. Other files are counted, not read. The assets are
+// (a file directly under `.gitbook/assets/`) streamed from the pack to the file store as it is read (in an
+// import, taken from the spool the pack's index pass wrote it to), so only its size, image dimensions and
+// blob name stay. Other files are counted, not read. The assets are
 // stored before the import's transaction (as an upload's are): bytes an import does not keep are
 // unreferenced blobs the collector deletes after their grace period.
 import { imageSize } from 'image-size';
-import { BlobTooLarge, putBlobStream } from '../blobs/blobs.js';
+import { BlobTooLarge, putBlobStream, putSpooledBlob } from '../blobs/blobs.js';
 import type { Db } from '../db/client.js';
 import { assetTooLarge, CONFIG_FILE, formatLimits, joinPath, readConfig, RepositoryFormatError, type RepositoryFiles } from './format/index.js';
 import { ASSETS_DIR } from './format/layout.js';
@@ -76,7 +77,9 @@ export async function readDocs(db: Db, repo: WorkRepository, tree: Map<string, T
     let stored;
     try {
       // Git Sync's own cap, not the store's upload cap (FILES_MAX_BYTES): a repository's assets are its own.
-      stored = await putBlobStream(db, repo.openFile(oid), now, maxAssetBytes);
+      // Spooled as the pack was indexed when the import asked for it (work-repository.ts fetch), else read from the pack now.
+      const spooled = repo.takeSpooled(oid);
+      stored = spooled ? await putSpooledBlob(db, spooled, now, maxAssetBytes) : await putBlobStream(db, repo.openFile(oid), now, maxAssetBytes);
     } catch (err) {
       if (err instanceof BlobTooLarge) throw new RepositoryFormatError(path, assetTooLarge(err.maxBytes));
       throw err;

@@ -9,6 +9,8 @@ import * as nodeFs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
+import { spool, type Spooled } from '../blobs/spool.js';
+import { blobStore } from '../blobs/store.js';
 import { guardedHttp, RepositoryTooLarge } from './git-http.js';
 import { fetchPack } from './pack-fetch.js';
 import { pushPack, writePack, type PackObject } from './pack-push.js';
@@ -76,7 +78,7 @@ function treeEntries(bytes: Buffer): { name: string; mode: string; oid: string }
 export class WorkRepository {
   private readonly http;
   private readonly cache = {};
-  private readonly packs: PackReader[] = [];
+  private readonly packs: PackReader<Spooled>[] = [];
 
   constructor(
     readonly dir: string,
@@ -104,12 +106,33 @@ export class WorkRepository {
     return refs.find((r) => r.ref === ref)?.oid;
   }
 
-  /** Fetches `commit` (a ref's head) at depth 1: its commit, trees and files, in a pack on disk. */
-  async fetch(commit: string): Promise<void> {
+  /**
+   * Fetches `commit` (a ref's head) at depth 1: its commit, trees and files, in a pack on disk. With
+   * `spoolBlobsUpTo`, each blob the pack streams (over 1 MiB, not a delta) of at most that many bytes is
+   * also written to the file store's spool as the pack is indexed, hashed for its blob name on the way
+   * (`takeSpooled`): an import stores its assets from there, so their bytes are inflated once, not once
+   * to index the pack and again to store them. A spool nobody takes is deleted with the repository; none
+   * keeps its first bytes in memory (they are read from its file when it is stored).
+   */
+  async fetch(commit: string, options: { spoolBlobsUpTo?: number } = {}): Promise<void> {
     const path = join(this.dir, `fetched-${this.packs.length}.pack`);
     await fetchPack(this.remote, commit, path, this.outbound);
+    const upTo = options.spoolBlobsUpTo;
+    const keep =
+      upTo === undefined
+        ? undefined
+        : { wants: (size: number) => size <= upTo, take: (bytes: AsyncIterable<Buffer>) => spool(bytes, blobStore().spoolDir, upTo, 0), drop: (spooled: Spooled) => spooled.discard() };
     // A delta may make an object as large as a pack may be; larger ones are refused before they are written.
-    this.packs.push(await PackReader.open(path, { maxObjectBytes: this.limits.maxPackBytes }));
+    this.packs.push(await PackReader.open(path, { maxObjectBytes: this.limits.maxPackBytes, keep }));
+  }
+
+  /** The blob `oid` spooled while the pack was indexed (see `fetch`), now the caller's to store or discard; undefined when none was. */
+  takeSpooled(oid: string): Spooled | undefined {
+    for (const pack of this.packs) {
+      const spooled = pack.takeKept(oid);
+      if (spooled) return spooled;
+    }
+    return undefined;
   }
 
   /**
@@ -131,7 +154,7 @@ export class WorkRepository {
     return this.packs.some((p) => p.has(oid));
   }
 
-  private packOf(oid: string): PackReader {
+  private packOf(oid: string): PackReader<Spooled> {
     const pack = this.packs.find((p) => p.has(oid));
     if (!pack) throw new Error(`The fetched commit holds no object ${oid}`);
     return pack;

@@ -9,7 +9,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { Readable } from 'node:stream';
-import { Agent, buildConnector, fetch as undiciFetch, request as undiciRequest, type Dispatcher } from 'undici';
+import { Agent, buildConnector, fetch as undiciFetch, interceptors, request as undiciRequest, type Dispatcher } from 'undici';
 
 export interface OutboundLimits {
   timeoutMs: number;
@@ -173,25 +173,44 @@ export async function outboundStream(url: string, limits: OutboundLimits, init: 
   return { status: res.status, headers: res.headers as unknown as Headers, body: body() };
 }
 
+/** Follows redirects as fetch does (at most 20 hops), each hop through the same dispatcher and its address checks. */
+const followRedirects = interceptors.redirect({ maxRedirections: 20 });
+
 /**
- * A request whose body is a stream (a Git push's pack read from disk), sent as the socket takes it: fetch
- * reads a streamed body ahead of the socket (measured: +330 MB of memory for a 300 MB body), undici's
- * `request` waits for it. No redirect is followed; the same address rules, deadline and cap on the answer.
+ * A request answered as a Node stream, its body a stream (a Git push's pack read from disk) or bytes (a Git
+ * fetch's request). A streamed body is sent as the socket takes it: fetch reads it ahead of the socket
+ * (measured: +330 MB of memory for a 300 MB body), undici's `request` waits for it. The answer's chunks are
+ * the socket's own: fetch copies each into a web stream (a second allocation of every byte a Git fetch
+ * receives, 500 MB for a 500 MB pack, which the garbage collector then pays for). `redirect: 'follow'`
+ * (bytes only: a stream cannot be sent twice) follows redirects as fetch does; by default none is followed.
+ * The same address rules, deadline and cap on the answer.
  */
-export async function outboundUpload(url: string, limits: OutboundLimits, init: { method: string; headers: Record<string, string>; body: Readable; origin: OutboundInit['origin'] }): Promise<OutboundStreamResponse> {
+export async function outboundSend(
+  url: string,
+  limits: OutboundLimits,
+  init: { method: string; headers: Record<string, string>; body: Readable | Uint8Array; origin: OutboundInit['origin']; redirect?: 'follow' | 'manual' },
+): Promise<OutboundStreamResponse> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
+  const tooLarge = () => new OutboundTooLarge(`${url} is larger than ${limits.maxBytes} bytes`);
+  const dispatcher = init.redirect === 'follow' && !('pipe' in init.body) ? dispatcherFor(init.origin).compose(followRedirects) : dispatcherFor(init.origin);
   let res: Awaited<ReturnType<typeof undiciRequest>>;
   try {
-    res = await undiciRequest(url, { method: init.method as Dispatcher.HttpMethod, headers: init.headers, body: init.body, signal, dispatcher: dispatcherFor(init.origin) });
+    res = await undiciRequest(url, { method: init.method as Dispatcher.HttpMethod, headers: init.headers, body: init.body, signal, dispatcher });
   } catch (err) {
     throw outboundError(url, limits, signal, err);
+  }
+  if (Number(res.headers['content-length'] ?? 0) > limits.maxBytes) {
+    // Destroyed unread, the body reports its abort as an error: this refusal is the outcome.
+    res.body.on('error', () => {});
+    res.body.destroy();
+    throw tooLarge();
   }
   async function* body(): AsyncGenerator<Uint8Array> {
     let size = 0;
     try {
       for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
         size += chunk.byteLength;
-        if (size > limits.maxBytes) throw new OutboundTooLarge(`${url} is larger than ${limits.maxBytes} bytes`);
+        if (size > limits.maxBytes) throw tooLarge();
         yield chunk;
       }
     } catch (err) {

@@ -1,7 +1,7 @@
 // The streaming pack reader (server/git-sync/pack-reader.ts) reads packs a Git server the space's admin named
 // sent: untrusted bytes. A well-formed pack reads back object for object; any pack, however damaged, either
 // reads or is refused with an error, in bounded time and memory, never by hanging or recursing forever.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import { deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RepositoryTooLarge } from '../../server/git-sync/git-http.js';
-import { PackReader, type ObjectType, type PackReaderOptions } from '../../server/git-sync/pack-reader.js';
+import { PackReader, type BlobKeeper, type ObjectType, type PackReaderOptions } from '../../server/git-sync/pack-reader.js';
 import { varint } from '../support/git-pack-bytes.js';
 
 const KINDS: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
@@ -64,7 +64,7 @@ afterAll(async () => {
 });
 
 /** The object streamed, whole. */
-async function streamed(reader: PackReader, oid: string): Promise<Buffer> {
+async function streamed(reader: PackReader<unknown>, oid: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of reader.stream(oid)) chunks.push(chunk);
   return Buffer.concat(chunks);
@@ -203,4 +203,69 @@ describe('PackReader', () => {
       await reader.close();
     }
   }, 10_000);
+
+  it('hands the large blobs it indexes to its keeper once each, and lets go of what nobody takes', async () => {
+    // Over the 1 MiB the reader inflates in one read: these are streamed, so offered to the keeper.
+    const first = randomBytes(1536 * 1024);
+    const second = randomBytes(1100 * 1024);
+    const small = Buffer.from('a page');
+    const file = path.join(dir, 'kept.pack');
+    // `first` twice: the second copy's bytes are dropped, the first copy's kept.
+    await writeFile(file, pack([first, small, second, first].map((data) => ({ kind: KINDS.blob, data }))));
+    const dropped: Buffer[] = [];
+    const sizes: number[] = [];
+    const keep: BlobKeeper<Buffer> = {
+      wants: (size) => (sizes.push(size), size < 1500 * 1024),
+      take: async (bytes) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of bytes) chunks.push(chunk);
+        return Buffer.concat(chunks);
+      },
+      drop: async (kept) => void dropped.push(kept),
+    };
+    const reader = await PackReader.open(file, { keep });
+    try {
+      // Asked of the large blobs only; the one it did not want is indexed all the same.
+      expect(sizes).toEqual([first.length, second.length, first.length]);
+      expect(reader.takeKept(oidOf('blob', first))).toBeUndefined();
+      expect(reader.takeKept(oidOf('blob', small))).toBeUndefined();
+      expect(reader.takeKept(oidOf('blob', second))?.equals(second)).toBe(true);
+      expect(reader.takeKept(oidOf('blob', second))).toBeUndefined();
+      expect((await streamed(reader, oidOf('blob', first))).equals(first)).toBe(true);
+      expect((await streamed(reader, oidOf('blob', second))).equals(second)).toBe(true);
+    } finally {
+      await reader.close();
+    }
+    expect(dropped).toEqual([]);
+
+    // With everything wanted: the duplicate is dropped at once, what is not taken when the reader closes.
+    const all = await PackReader.open(file, { keep: { ...keep, wants: () => true } });
+    expect(dropped.map((d) => d.equals(first))).toEqual([true]);
+    await all.close();
+    expect(dropped.map((d) => oidOf('blob', d)).sort()).toEqual([oidOf('blob', first), oidOf('blob', first), oidOf('blob', second)].sort());
+  });
+
+  it('refuses a large blob that inflates to another size than it declares, dropping what its keeper made', async () => {
+    const bytes = randomBytes(1200 * 1024);
+    const file = path.join(dir, 'lying.pack');
+    const good = pack([{ kind: KINDS.blob, data: bytes }]);
+    // The header declares 16 bytes more than the data holds: the keeper reads the whole stream, then the size is checked.
+    const lying = Buffer.concat([good.subarray(0, 12), objectHeader(KINDS.blob, bytes.length + 16), deflateSync(bytes)]);
+    await writeFile(file, lying);
+    const dropped: unknown[] = [];
+    const refused = await PackReader.open(file, {
+      keep: {
+        wants: () => true,
+        take: async (chunks) => {
+          for await (const _ of chunks);
+          return 'made';
+        },
+        drop: async (kept) => void dropped.push(kept),
+      },
+    }).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(Error);
+    expect((refused as Error).message).toContain('declared size');
+    expect(dropped).toEqual(['made']);
+    await rm(file);
+  });
 });
