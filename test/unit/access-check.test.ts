@@ -8,9 +8,10 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access } from '../../contract/access.js';
 import { checkAccess, findCollectionGrant, requireOrganizationGrant, roleOfUserOnCollection, roleOfUserOnSpace, type AccessOptions } from '../../server/auth/access.js';
-import { collectionRoleOf, readSpaceGrant, spaceRoleOf } from '../../server/auth/grants.js';
+import { collectionRoleOf, readOrganizationGrant, readOrganizationSiteGrant, readSpaceGrant, spaceRoleOf } from '../../server/auth/grants.js';
 import type { Role } from '../../server/auth/roles.js';
 import type { Ctx } from '../../server/context.js';
+import type { AttachedRead } from '../../server/db/attached-select.js';
 import { createDb, type Database } from '../../server/db/client.js';
 import { changeRequests, collections, comments, contentGrants, members, organizations, siteSpaces, sites, spaces, teamMembers, teams, users } from '../../server/db/schema/index.js';
 import { ApiError } from '../../server/errors.js';
@@ -616,5 +617,56 @@ describe('the lists’ rule in SQL (spaceRoleOf, collectionRoleOf)', () => {
       cUnderRead: 'read',
       cAdminUnderPrivate: 'admin',
     });
+  });
+});
+
+describe('a write attached to the grant: made exactly where the rule lets the caller through', () => {
+  // What an operation writes in its grant's statement (db/attached-select.ts AttachedWrite) is made only where
+  // the rule's SQL (grants.ts spaceRuleSql, organizationRuleSql) holds: here a CTE over the grant's row `g`
+  // that counts whether it did, against checkAccess's decision in code for the same caller, rule and resource.
+  const marked: AttachedRead = {
+    name: 'mark',
+    sql: () => 'SELECT 1 AS mark_read',
+    params: [],
+    write: { name: 'mark', ctes: (_first, allowed) => `mark AS (SELECT 1 FROM g WHERE ${allowed})`, column: '(SELECT count(*) FROM mark)::int AS mark_written', params: [] },
+  };
+  const written = (raw: { attached?: Record<string, unknown> } | undefined) => raw?.attached?.mark_written === 1;
+  const callers = [...o1Members.map(([id]) => id), 'outsider'];
+  const required: Role[] = ['read', 'comment', 'edit', 'admin'];
+
+  it('on a space, for every caller, space and role, with and without the trash', async () => {
+    const spaceIds = ['sInherit', 'sPrivate', 'sRead', 'sAdmin', 'sInPrivate', 'sDeepInPrivate', 'sNotInPrivate', 'sInRead', 'sDeleted', 'sO2'];
+    let allowed = 0;
+    for (const userId of callers) {
+      for (const spaceId of spaceIds) {
+        for (const role of required) {
+          for (const deleted of spaceId === 'sDeleted' || spaceId === 'sRead' ? [false, true] : [false]) {
+            const decision = await decide(userId, space(role, { deleted }), { spaceId });
+            const raw = await readSpaceGrant(database.db, spaceId, userId, false, marked, { role, deleted });
+            expect({ userId, spaceId, role, deleted, written: written(raw) }).toEqual({ userId, spaceId, role, deleted, written: 'grant' in decision });
+            if ('grant' in decision) allowed++;
+          }
+        }
+      }
+    }
+    // The world lets some through and refuses others (both outcomes are checked).
+    expect(allowed).toBeGreaterThan(20);
+    expect(allowed).toBeLessThan(callers.length * spaceIds.length * required.length);
+  });
+
+  it('on the organization, and on one of its sites, for every caller and role', async () => {
+    let allowed = 0;
+    for (const userId of callers) {
+      for (const role of ['guest', ...required] as (Role | 'guest')[]) {
+        for (const siteId of [undefined, 'site1', 'site2']) {
+          const decision = await decide(userId, { to: 'organization', role }, { organizationId: 'o1', ...(siteId && { siteId }) });
+          const raw = siteId === undefined ? await readOrganizationGrant(database.db, 'o1', userId, marked, role) : await readOrganizationSiteGrant(database.db, 'o1', userId, siteId, marked, role);
+          expect({ userId, role, siteId, written: written(raw) }).toEqual({ userId, role, siteId, written: 'grant' in decision });
+          if ('grant' in decision) allowed++;
+        }
+      }
+    }
+    expect(allowed).toBeGreaterThan(20);
+    expect(allowed).toBeLessThan(callers.length * 5 * 3);
   });
 });
