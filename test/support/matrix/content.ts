@@ -57,12 +57,21 @@ export const contentFixtures: MatrixFixtures = {
     searchSpaceContent: () => ({ query: 'matrix' }),
     searchOrganizationContent: () => ({ query: 'matrix' }),
   },
-  // Search answers what was merged into the space (the organization: into a new space of it).
+  // Search answers what was merged into the space (the organization: into a new space of it, which the
+  // organization search finds once indexed: a search of the space indexes it at once, where the job a merge
+  // queues runs seconds later).
   lists: {
     searchSpaceContent: (world, path) => mergedContent(world, path.spaceId),
     searchOrganizationContent: async (world, path) => {
       const space = await world.admin.api.post(`/orgs/${path.organizationId}/spaces`, { title: 'Matrix search' });
-      return mergedContent(world, space.body.id);
+      const merged = await mergedContent(world, space.body.id);
+      await world.admin.api.get(`/spaces/${space.body.id}/search`, { query: 'matrix' });
+      return merged;
+    },
+    // The organization's change requests (open ones by default): one in a new space of it.
+    listChangeRequestsForOrganization: async (world, path) => {
+      const space = await world.admin.api.post(`/orgs/${path.organizationId}/spaces`, { title: 'Matrix change requests' });
+      return changeRequestWithContent(world, space.body.id);
     },
     listSpaceLinks: (world, path) => mergedContent(world, path.spaceId),
   },
