@@ -20,16 +20,17 @@ afterAll(() => store.stop());
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
-/** Every file row's blob read back from wherever it is now and hashed: all must match. */
+/** Every file row's blob read back from wherever it is now and hashed: all must match. Ten at a time: one by one, the four passes took 6 of the test's 24 s. */
 async function verifyAll(): Promise<number> {
   const rows = await h.current.db.select({ sha256: contentFiles.sha256 }).from(contentFiles);
   let checked = 0;
-  for (const { sha256: sha } of rows) {
+  const verify = async (sha: string) => {
     const hash = createHash('sha256');
     for await (const chunk of await openBlob(h.current.db, sha)) hash.update(chunk as Buffer);
     expect(hash.digest('hex')).toBe(sha);
     checked++;
-  }
+  };
+  for (let i = 0; i < rows.length; i += 10) await Promise.all(rows.slice(i, i + 10).map((row) => verify(row.sha256)));
   return checked;
 }
 
