@@ -7,10 +7,10 @@ import { LRUCache } from 'lru-cache';
 import type { Caller } from '../context.js';
 import type { Db } from '../db/client.js';
 import { integrationInstallations, integrationInstallationTokens, integrations, integrationSiteInstallations, integrationSpaceInstallations } from '../db/schema/index.js';
-import { rawSql, runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
+import { andWhen, rawSql, runSql, sqlText, textValue, type SqlFragment, type TextValue } from '../db/sql-text.js';
 import { Unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
-import { andWhen, serviceUserCtes, textValue, type TextValue } from './service-users.js';
+import { serviceUserCtes } from './service-users.js';
 import { hashToken, newInstallationToken } from './tokens.js';
 
 /** How long an installation token is valid (GitBook's installation tokens are temporary too). */

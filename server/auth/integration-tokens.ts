@@ -8,11 +8,11 @@ import { LRUCache } from 'lru-cache';
 import type { Caller } from '../context.js';
 import type { Db } from '../db/client.js';
 import { integrations, integrationTokens } from '../db/schema/index.js';
-import { rawSql, runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
+import { andWhen, rawSql, runSql, sqlText, textValue, type SqlFragment, type TextValue } from '../db/sql-text.js';
 import { Unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
 import { TOKEN_LIFETIME_MS } from './installation-tokens.js';
-import { andWhen, serviceUserCtes, textValue, type TextValue } from './service-users.js';
+import { serviceUserCtes } from './service-users.js';
 import { hashToken, newIntegrationToken } from './tokens.js';
 
 /** How long a process remembers a valid integration token (a request then spends no query on it). */

@@ -1,18 +1,7 @@
 // The users that integrations and their installations act as: one per integration or installation, made with
 // its first token and found again by its address (an `.invalid` one, which no person can sign in with).
-import { rawSql, sqlText, type SqlFragment } from '../db/sql-text.js';
+import { andWhen, rawSql, sqlText, textValue, type SqlFragment, type TextValue } from '../db/sql-text.js';
 import { newId } from '../ids.js';
-
-/** A text value of a statement: a parameter, or SQL (SqlFragment) answering it. */
-export type TextValue = string | SqlFragment;
-
-/** `value` as SQL: a parameter cast to text, or the SQL given. */
-export function textValue(value: TextValue): SqlFragment {
-  return typeof value === 'string' ? sqlText`${value}::text` : value;
-}
-
-/** ` AND <when>`, or nothing. */
-export const andWhen = (when: SqlFragment | undefined): SqlFragment => (when ? sqlText` AND (${when})` : rawSql(''));
 
 /**
  * The common table expressions that find the user with this address, or make them (named `title`): `<name>` is

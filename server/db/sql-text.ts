@@ -59,6 +59,17 @@ export function rawSql(text: string): SqlFragment {
   return new SqlFragment([text], []);
 }
 
+/** A text value of a statement: a parameter, or SQL (SqlFragment) answering it. */
+export type TextValue = string | SqlFragment;
+
+/** `value` as SQL: a parameter cast to text, or the SQL given. */
+export function textValue(value: TextValue): SqlFragment {
+  return typeof value === 'string' ? sqlText`${value}::text` : value;
+}
+
+/** ` AND <when>`, or nothing. */
+export const andWhen = (when: SqlFragment | undefined): SqlFragment => (when ? sqlText` AND (${when})` : rawSql(''));
+
 // Per table, then per alias and prefix: built once, the select lists are the same on every call.
 const columnLists = new WeakMap<Table, Map<string, SqlFragment>>();
 

@@ -8,7 +8,7 @@
 // site's visitor key instead (visitor-auth.ts): what it signs visitor tokens with.
 import { createHmac, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { rawSql, sqlText, type SqlFragment } from '../db/sql-text.js';
+import { andWhen, rawSql, sqlText, type SqlFragment } from '../db/sql-text.js';
 
 /** The secrets held by this process, by integration and its creation (a name made again gets a new secret). */
 const held = new LRUCache<string, string>({ max: 10_000 });
@@ -33,7 +33,7 @@ export function signingSecretPart(name: string, cte: string, when?: SqlFragment)
     ctes: sqlText`${made} AS (
         INSERT INTO integration_signing_secrets (integration_name, secret, created_at)
         SELECT ${name}::text, ${randomBytes(32).toString('hex')}::text, ${new Date()}::timestamptz
-        WHERE NOT EXISTS (SELECT 1 FROM integration_signing_secrets WHERE integration_name = ${name}::text)${when ? sqlText` AND (${when})` : rawSql('')}
+        WHERE NOT EXISTS (SELECT 1 FROM integration_signing_secrets WHERE integration_name = ${name}::text)${andWhen(when)}
         ON CONFLICT (integration_name) DO UPDATE SET secret = integration_signing_secrets.secret RETURNING secret)`,
     column: sqlText`(SELECT secret FROM ${made} UNION ALL SELECT secret FROM integration_signing_secrets WHERE integration_name = ${name}::text LIMIT 1)`,
   };

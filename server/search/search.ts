@@ -6,7 +6,7 @@
 import type { components } from '../../generated/types.js';
 import type { Ctx } from '../context.js';
 import { directQuery } from '../db/client.js';
-import { decodeIdCursor, encodeCursor, invalidCursor } from '../db/cursor.js';
+import { decodeIdCursor, encodeCursor, invalidCursor, pageLimit, type PageRequest } from '../db/cursor.js';
 import { excerpt, queryWords } from './excerpt.js';
 import {
   attachedOrganizationRows,
@@ -34,7 +34,7 @@ function offsetOf(page: string | undefined): number {
 /** Where the answer to `request` starts and how much it holds; undefined when its `page` is not a cursor of ours (the handler answers 400). */
 function windowOf(request: PageRequest): SearchWindow | undefined {
   try {
-    return { offset: offsetOf(request.page), limit: request.limit ?? 100 };
+    return { offset: offsetOf(request.page), limit: pageLimit(request) };
   } catch {
     return undefined;
   }
@@ -179,11 +179,6 @@ function resultsOf(ctx: Ctx, rows: Omit<Row, 'total'>[], offset: number, marks =
   });
 }
 
-interface PageRequest {
-  page?: string;
-  limit?: number;
-}
-
 function envelope<I>(items: I[], total: number, offset: number, limit: number) {
   return {
     items,
@@ -205,7 +200,7 @@ export async function searchSpace(
   attached?: Record<string, unknown>,
 ) {
   const offset = offsetOf(request.page);
-  const limit = request.limit ?? 100;
+  const limit = pageLimit(request);
   const { rows, total } = await spaceRows(ctx, space, query, offset, limit, attached);
   return envelope(resultsOf(ctx, rows, offset, options.marks ?? true).map((r) => r.result), total, offset, limit);
 }
@@ -226,7 +221,7 @@ export async function searchOrganization(
   attached?: Record<string, unknown>,
 ) {
   const offset = offsetOf(request.page);
-  const limit = request.limit ?? 100;
+  const limit = pageLimit(request);
   const { rows, spaces, more } = await organizationRows(ctx, organizationId, userId, query, offset, limit, attached);
   const bySpace = new Map<string, { type: 'space'; id: string; title: string; score: number; pages: SearchSpaceResult[] }>();
   for (const { spaceId, spaceTitle, result } of resultsOf(ctx, rows, offset)) {
