@@ -8,6 +8,13 @@
 //   npx tsx bench/scale.ts [--storage pglite|postgres|both] [--scale 1] [--requests 40] [--only TEXT]
 //                          [--pg-url postgres://postgres@127.0.0.1:5432/test] [--out scale.json]
 //
+// A list's first page at its default size (100) holds every row of the small workspace (1 space, 10 members,
+// 1 team) but 100 rows of the large one, so its ratio adds the cost of more rows to the cost of a larger
+// workspace. Each list is therefore measured twice: at its default size, and as "<list>, same page": with
+// `limit` set to the number of rows the small workspace's default page holds, in both workspaces, so that
+// only the workspace around the page grows. Both are recorded; the first is what a client asking for the
+// default gets, the second the workspace's own cost.
+//
 // --scale 0.01 builds 10 spaces (1,000 pages), 100 members, 10 teams: a quick check. Each workspace is
 // seeded in this process (SQL batches; pages and the search index written by the server's own code), then
 // measured over HTTP against the project's server (server/main.ts) in its own process, the requests of the
@@ -92,7 +99,16 @@ async function openStorage(kind: string, name: string): Promise<{ database: Data
   return { database: scratch.database, env: { DATABASE_URL: scratch.url }, dispose: async () => {} };
 }
 
-async function measureWorkspace(kind: string, name: string, size: WorkspaceSize) {
+/** A list's URL with its page size set (`limit`), for the "same page" measures. */
+function withLimit(url: string, limit: number): string {
+  return `${url}${url.includes('?') ? '&' : '?'}limit=${limit}`;
+}
+
+/**
+ * `rowsOfSmall`: each list's row count in the small workspace's default page (null: this is the small
+ * workspace, whose own pages give them).
+ */
+async function measureWorkspace(kind: string, name: string, size: WorkspaceSize, rowsOfSmall: Record<string, number> | null) {
   console.log(`${kind} ${name}: ${size.spaces} spaces, ${size.spaces * PAGES_PER_SPACE} pages, ${size.members} members, ${size.teams} teams, ${size.spaces * size.comments} comments`);
   const { database, env, dispose } = await openStorage(kind, name);
   let workspace: Workspace;
@@ -121,6 +137,16 @@ async function measureWorkspace(kind: string, name: string, size: WorkspaceSize)
     const site = JSON.parse((await send(`/v1/orgs/${workspace.organizationId}/sites`, workspace.token, 'POST', { title: 'Docs', spaces: [workspace.spaceId] })).text);
     const published = JSON.parse((await send(`/v1/orgs/${workspace.organizationId}/sites/${site.id}/publish`, workspace.token, 'POST')).text);
     const ops = Object.entries(operations(workspace, `${new URL(published.urls.published).pathname}/topic-11`)).filter(([n]) => n.includes(opts.only!));
+    // The lists' same-page measures: the small workspace's row count of each, read from its default page here.
+    const rows: Record<string, number> = {};
+    // Lists of the envelope `{ items, next, count }` (the pages' tree is not paged).
+    for (const [n, target] of ops.filter(([n]) => n.startsWith('list '))) {
+      const items = rowsOfSmall ? undefined : (JSON.parse((await send(target.url, target.guest ? workspace.guestToken : workspace.token)).text) as { items?: unknown[] }).items;
+      const count = rowsOfSmall ? rowsOfSmall[n] : items?.length;
+      if (count === undefined || count === 0) continue;
+      rows[n] = count;
+      ops.push([`${n}, same page`, { ...target, url: withLimit(target.url, count) }]);
+    }
     const times = new Map<string, number[]>(ops.map(([n]) => [n, []]));
     for (let round = 0; round < 5 + requests; round++) {
       for (const [n, target] of ops) {
@@ -132,7 +158,7 @@ async function measureWorkspace(kind: string, name: string, size: WorkspaceSize)
     }
     const results: Record<string, { p50: number; p95: number }> = {};
     for (const [n, ms] of times) results[n] = { p50: round2(percentile(ms, 50)), p95: round2(percentile(ms, 95)) };
-    return { size: { ...size, pages: size.spaces * PAGES_PER_SPACE }, seedSeconds: workspace.timings, results };
+    return { size: { ...size, pages: size.spaces * PAGES_PER_SPACE }, seedSeconds: workspace.timings, results, rows };
   } finally {
     await server.stop();
   }
@@ -143,12 +169,13 @@ const startedAt = Date.now();
 const out: Record<string, unknown> = { date: new Date().toISOString(), cpus: os.cpus().length, loadAverageBefore: loadBefore, scale, requests, storages: {} };
 try {
   for (const kind of storages) {
-    const small = await measureWorkspace(kind, 'small', sizeAt(0.001));
-    const big = await measureWorkspace(kind, 'big', sizeAt(scale));
+    const small = await measureWorkspace(kind, 'small', sizeAt(0.001), null);
+    const big = await measureWorkspace(kind, 'big', sizeAt(scale), small.rows);
     const table: Record<string, unknown> = {};
     for (const [n, s] of Object.entries(small.results)) {
       const b = big.results[n];
-      table[n] = { small: s, big: b, ratioP50: round2(b.p50 / s.p50), ratioP95: round2(b.p95 / s.p95) };
+      const pageRows = n.endsWith(', same page') ? small.rows[n.slice(0, -', same page'.length)] : undefined;
+      table[n] = { small: s, big: b, ratioP50: round2(b.p50 / s.p50), ratioP95: round2(b.p95 / s.p95), ...(pageRows !== undefined && { limit: pageRows }) };
       console.log(`${kind.padEnd(8)} ${n.padEnd(38)} p50 ${s.p50} -> ${b.p50} ms (x${round2(b.p50 / s.p50)}), p95 ${s.p95} -> ${b.p95} ms (x${round2(b.p95 / s.p95)})`);
     }
     (out.storages as Record<string, unknown>)[kind] = { small: { size: small.size, seedSeconds: small.seedSeconds }, big: { size: big.size, seedSeconds: big.seedSeconds }, operations: table };

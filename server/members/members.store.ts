@@ -45,7 +45,7 @@ export function membersPageSelects(ctx: Ctx, organizationId: string, query: List
       ? ctx.db.select({ n: count() }).from(members).where(where)
       : ctx.db.select({ n: count() }).from(members).innerJoin(users, eq(users.id, members.userId)).where(where);
   const rows = ctx.db
-    .select({ ...memberFields(organizationId, viewerOf(ctx.caller)), total: totalField(total) })
+    .select({ ...memberFields(organizationId, viewerOf(ctx.caller), true), total: totalField(total) })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
     .where(and(where, page.condition))

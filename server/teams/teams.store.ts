@@ -52,7 +52,7 @@ export function teamsPageSelects(ctx: Ctx, organizationId: string, query: ListQu
   const page = directedPage([{ column: teams.id }], 'asc', query);
   const total = ctx.db.select({ n: count() }).from(teams).where(where);
   const rows = ctx.db
-    .select({ ...teamFields(ctx.caller.userId), total: totalField(total) })
+    .select({ ...teamFields(ctx.caller.userId, organizationId), total: totalField(total) })
     .from(teams)
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
