@@ -2,7 +2,7 @@
 import { sql } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
 import { asRole } from '../auth/roles.js';
-import { memberSpaceCount, memberSpaceCountOnPage } from '../auth/space-reach.js';
+import { memberSpaceCount, memberSpaceCountInSight } from '../auth/space-reach.js';
 import { members, teamMembers, users } from '../db/schema/index.js';
 import type { Urls } from '../urls.js';
 import { toUser } from '../users/users.store.js';
@@ -13,11 +13,10 @@ export type Member = components['schemas']['Member'];
  * The columns a member query of `organizationId` selects (members joined with users): the membership, the
  * user, and the counts. A member's `spaces` is the number of live spaces they can see (docs/permissions.md)
  * that the viewer (`viewerId`, the caller; null for an installation, which sees them all) can see too, so a
- * count never tells of a space its reader cannot see. `onPage`: for the rows of a list's page, whose counts
- * share what the statement computes once (memberSpaceCountOnPage); a single member's read leaves it out.
+ * count never tells of a space its reader cannot see. `inSight`: the query joins viewerSightTable (a list's
+ * page: its counts share what the statement computes once); a single member's read leaves it out.
  */
-export function memberFields(organizationId: string, viewerId: string | null, onPage = false) {
-  const spaceCount = onPage ? memberSpaceCountOnPage : memberSpaceCount;
+export function memberFields(organizationId: string, viewerId: string | null, inSight = false) {
   return {
     member: members,
     user: users,
@@ -25,7 +24,10 @@ export function memberFields(organizationId: string, viewerId: string | null, on
     // The outer columns are written qualified (Drizzle renders a single-table select's columns unqualified).
     // Set-wise (server/auth/space-reach.ts): a role per space and member made a page of 100 members in an
     // organization of 100 spaces take 6 s (bench/scale.ts).
-    spaceCount: spaceCount(organizationId, viewerId, sql`"members"."user_id"`, sql`"members"."role"`).mapWith(Number),
+    spaceCount: (inSight
+      ? memberSpaceCountInSight(organizationId, sql`"members"."user_id"`, sql`"members"."role"`)
+      : memberSpaceCount(organizationId, viewerId, sql`"members"."user_id"`, sql`"members"."role"`)
+    ).mapWith(Number),
     // Every member with a role sees every site of the organization (a site's level is the organization role);
     // a guest sees the sites granted to them or to their teams.
     siteCount: sql<number>`(SELECT count(*) FROM sites st

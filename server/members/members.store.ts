@@ -11,6 +11,7 @@ import { members, users } from '../db/schema/index.js';
 import { Conflict, NotFound } from '../errors.js';
 import { containsPattern, directedPage, finishPage, totalField, type SortKey } from './directed-page.js';
 import { memberFields, viewerOf, toMember, type Member } from './member-view.js';
+import { viewerSightTable } from '../auth/space-reach.js';
 import { literalLimit } from '../db/literal-limit.js';
 
 type ListQuery = z.output<typeof memberOperations.listMembersInOrganizationById.query>;
@@ -48,6 +49,7 @@ export function membersPageSelects(ctx: Ctx, organizationId: string, query: List
     .select({ ...memberFields(organizationId, viewerOf(ctx.caller), true), total: totalField(total) })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
+    .crossJoin(viewerSightTable(organizationId, viewerOf(ctx.caller)))
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
     .limit(literalLimit(page.fetch));

@@ -129,7 +129,7 @@ export function teamMembersPageSelects(ctx: Ctx, organizationId: string, teamId:
   const page = directedPage([{ column: teamMembers.userId }], 'asc', request);
   const total = ctx.db.select({ n: count() }).from(teamMembers).where(where);
   const rows = ctx.db
-    .select({ ...memberFields(organizationId, viewerOf(ctx.caller), true), teamRole: teamMembers.role, total: totalField(total) })
+    .select({ ...memberFields(organizationId, viewerOf(ctx.caller)), teamRole: teamMembers.role, total: totalField(total) })
     .from(teamMembers)
     .innerJoin(members, and(eq(members.organizationId, teamMembers.organizationId), eq(members.userId, teamMembers.userId)))
     .innerJoin(users, eq(users.id, members.userId))
