@@ -2,9 +2,9 @@
 // statement: a subquery over the grant query's resource row (`s`, a space; `o`, an organization), joined
 // LATERAL, whose columns come back beside the grant's and reach the handler as the grant's `attached` row.
 // The access check ignores them; the handler uses them in place of a query of its own.
-import { createHash } from 'node:crypto';
 import type { Ctx } from '../context.js';
 import type { AttachedRead } from '../db/attached-select.js';
+import { statementName } from '../db/sql-text.js';
 
 /**
  * How an operation attaches its read, from the request's path parameters, its validated query (a list's
@@ -23,10 +23,8 @@ const composed = new Map<string, string>();
  */
 export function withAttached(kind: string, build: (columns: string, join: string) => string, read: AttachedRead, first: number, allowed?: string): { name: string; text: string; params: unknown[] } {
   const write = allowed === undefined ? undefined : read.write;
-  // A plain identifier: PGlite PREPAREs it by name. A write's text also varies with the rule it is made under.
-  const full = write ? `${kind}_with_${read.name}_${write.name}_${allowed}` : `${kind}_with_${read.name}`;
-  // PostgreSQL cuts a name at 63 characters (two texts could then share one): a longer one is hashed.
-  const name = /^\w{1,63}$/.test(full) ? full : `${kind}_${createHash('sha1').update(full).digest('hex').slice(0, 24)}`;
+  // A write's text also varies with the rule it is made under.
+  const name = statementName(kind, write ? `${kind}_with_${read.name}_${write.name}_${allowed}` : `${kind}_with_${read.name}`);
   let text = composed.get(name);
   if (text === undefined) {
     text = build(', a.*', `\n    LEFT JOIN LATERAL (${read.sql(first)}) a ON true`);

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import * as drizzle from 'drizzle-orm';
 import { directQuery, type Db } from './client.js';
-import { renderSql, SqlFragment } from './sql-text.js';
+import { renderSql, SqlFragment, statementName } from './sql-text.js';
 
 /**
  * A read attached to a grant's statement (server/auth/attached-read.ts): a subquery joined LATERAL after the
@@ -168,7 +168,7 @@ export function attachAll(name: string, ...reads: AttachedRead[]): AttachedRead 
  */
 export async function readAttached(db: Db, read: AttachedRead): Promise<Record<string, unknown>> {
   // Its own name: a grant's statement with the same read attached numbers its parameters otherwise.
-  const [row] = await directQuery(db, `alone_${read.name}`, read.sql(1), read.params);
+  const [row] = await directQuery(db, statementName('alone', `alone_${read.name}`), read.sql(1), read.params);
   return row;
 }
 

@@ -43,6 +43,15 @@ export function renderSql(fragment: SqlFragment): { text: string; params: unknow
 // texts, whichever process prepared it (node-postgres refuses that; PGlite would run the first one).
 const statementNames = new Map<string, string>();
 
+/**
+ * `full` as a prepared statement's name: as it is when it is a plain identifier PostgreSQL keeps whole (PGlite
+ * PREPAREs it by name), else `prefix` and a hash of it: PostgreSQL cuts a name at 63 characters, and two texts
+ * whose names share those would share one statement.
+ */
+export function statementName(prefix: string, full: string): string {
+  return /^\w{1,63}$/.test(full) ? full : `${prefix}_${createHash('sha1').update(full).digest('hex').slice(0, 24)}`;
+}
+
 /** Runs the fragment straight on the driver, prepared under a name of its text (per connection on PostgreSQL). */
 export function runSql(db: Db, fragment: SqlFragment): Promise<Record<string, unknown>[]> {
   const { text, params } = renderSql(fragment);
