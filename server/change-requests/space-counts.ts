@@ -1,31 +1,34 @@
-// The counters a Space shows (its change requests by status, its open comments), as scalar subqueries a
+// The counters a Space shows (its change requests by status, its open comments), as one scalar subquery a
 // query over `spaces` adds to its select: lists get them for every row in the same query.
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { SpaceCounts } from '../auth/access.js';
 import type { Db } from '../db/client.js';
 import { spaces } from '../db/schema/index.js';
 
 export type { SpaceCounts };
 
-// The outer column is written qualified: Drizzle renders a single-table select's columns unqualified,
-// which inside the subquery would name the inner table's `id`.
-const countOf = (from: string, filter = '') =>
-  sql<number>`(SELECT count(*) FROM ${sql.raw(from)} x WHERE x.space_id = "spaces"."id"${sql.raw(filter)})`.mapWith(Number);
+/**
+ * A select field giving each space row its counters (for keysetPage extras or a select): its change requests
+ * counted in one scan of them (all, open, draft) rather than three, its open comments beside them. The outer
+ * column is written qualified: Drizzle renders a single-table select's columns unqualified, which inside the
+ * subquery would name the inner table's `id`.
+ */
+export function spaceCounts(): SQL<SpaceCounts> {
+  return sql`(SELECT ARRAY[count(*), count(*) FILTER (WHERE x.status = 'open'), count(*) FILTER (WHERE x.status = 'draft'),
+      (SELECT count(*) FROM comments c WHERE c.space_id = "spaces"."id" AND c.status = 'open')]::int[]
+    FROM change_requests x WHERE x.space_id = "spaces"."id")`.mapWith(countsOf);
+}
 
-/** Extra select fields giving each space row its counters (for keysetPage extras or a select). */
-export function spaceCountFields() {
-  return {
-    changeRequests: countOf('change_requests'),
-    changeRequestsOpen: countOf('change_requests', ` AND x.status = 'open'`),
-    changeRequestsDraft: countOf('change_requests', ` AND x.status = 'draft'`),
-    comments: countOf('comments', ` AND x.status = 'open'`),
-  };
+/** The counters from the array spaceCounts reads: parsed by the driver, or JSON when attached to a grant's statement. */
+function countsOf(value: unknown): SpaceCounts {
+  const [changeRequests, changeRequestsOpen, changeRequestsDraft, comments] = (typeof value === 'string' ? value.slice(1, -1).split(',') : (value as unknown[])).map(Number);
+  return { changeRequests, changeRequestsOpen, changeRequestsDraft, comments };
 }
 
 /** The counters of one space, in one query. */
 export async function readSpaceCounts(db: Db, spaceId: string): Promise<SpaceCounts> {
-  const [row] = await db.select(spaceCountFields()).from(spaces).where(eq(spaces.id, spaceId));
-  return row ?? NEW_SPACE_COUNTS;
+  const [row] = await db.select({ counts: spaceCounts() }).from(spaces).where(eq(spaces.id, spaceId));
+  return row?.counts ?? NEW_SPACE_COUNTS;
 }
 
 /** The counters of a space that has just been created: it has no change requests or comments yet. */

@@ -20,7 +20,7 @@ import { pageOf } from '../db/attached-select.js';
 import { collectionRoleOf, spaceRoleOf } from '../auth/grants.js';
 import { asDefaultLevel, asRole, collectionPermissions, type Role } from '../auth/roles.js';
 import { collectionSubtree, lastKey, lockTree, lockTreeOfItem, placementOfMove } from '../content/tree.js';
-import { spaceCountFields } from '../change-requests/space-counts.js';
+import { spaceCounts } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { keysetPageSelects, listBody, readKeysetPage, type PageRequest } from '../db/paginate.js';
 import { directedPage, finishPage, totalField } from '../members/directed-page.js';
@@ -215,7 +215,7 @@ export function collectionSpacesPageSelects(ctx: Ctx, collectionId: string, requ
   const page = directedPage([{ column: spaces.position }, { column: spaces.id }], 'asc', request);
   const total = ctx.db.select({ n: count() }).from(spaces).where(where);
   const rows = ctx.db
-    .select({ space: spaces, counts: spaceCountFields(), role, total: totalField(total) })
+    .select({ space: spaces, counts: spaceCounts(), role, total: totalField(total) })
     .from(spaces)
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)

@@ -3,7 +3,7 @@
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { components } from '../../generated/types.js';
-import { spaceCountFields } from '../change-requests/space-counts.js';
+import { spaceCounts } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/client.js';
 import { attachAll, attachListPage, attachSelect, rowsOf } from '../db/attached-select.js';
@@ -273,7 +273,7 @@ function renderItems(ctx: Ctx, t: Target, rows: TargetInstallationRow[], objects
  */
 function targetObjects(ctx: Ctx, kind: TargetKind, ids: string[] | SQL) {
   if (kind === 'space') {
-    const select = ctx.db.select({ space: spaces, counts: spaceCountFields() }).from(spaces).where(inArray(spaces.id, ids));
+    const select = ctx.db.select({ space: spaces, counts: spaceCounts() }).from(spaces).where(inArray(spaces.id, ids));
     return {
       read: attachSelect('target_objects', select),
       byId: async (attached: Record<string, unknown> | undefined, role: 'admin' | null) =>

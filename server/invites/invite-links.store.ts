@@ -11,7 +11,7 @@ import type { AttachedReadOf } from '../auth/attached-read.js';
 import { collectionRoleOf, spaceRoleOf } from '../auth/grants.js';
 import { addMember } from '../auth/bootstrap.js';
 import { asRole, atLeast, strongest, type Role } from '../auth/roles.js';
-import { spaceCountFields, type SpaceCounts } from '../change-requests/space-counts.js';
+import { spaceCounts, type SpaceCounts } from '../change-requests/space-counts.js';
 import { toCollection } from '../collections/collections.store.js';
 import type { Ctx } from '../context.js';
 import { attachAll, attachListPage, attachSelect, pageOf, readAttached, rowsOf } from '../db/attached-select.js';
@@ -66,7 +66,7 @@ function targetSelects(ctx: Ctx, organizationId: string, spaceIds: string[] | SQ
   return {
     membership,
     spaces: ctx.db
-      .select({ row: spaces, counts: spaceCountFields(), role: ifMember(spaceRoleOf(userId, orgRole)) })
+      .select({ row: spaces, counts: spaceCounts(), role: ifMember(spaceRoleOf(userId, orgRole)) })
       .from(spaces)
       .where(inArray(spaces.id, spaceIds)),
     collections: ctx.db

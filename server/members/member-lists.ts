@@ -6,7 +6,7 @@ import type { OrganizationGrant } from '../auth/access.js';
 import { pageOf, rowsOf } from '../db/attached-select.js';
 import { asRole, type Role } from '../auth/roles.js';
 import { memberSees, spaceRoleOnRows } from '../auth/space-reach.js';
-import { spaceCountFields } from '../change-requests/space-counts.js';
+import { spaceCounts } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { members, spaces, teamMembers, teams } from '../db/schema/index.js';
 import { NotFound } from '../errors.js';
@@ -63,7 +63,7 @@ export function memberSpacesPageSelects(ctx: Ctx, organizationId: string, caller
       space: spaces,
       memberRole: memberRoleOnSpace,
       callerRole: self ? sql<string | null>`NULL::text` : callerRoleOnSpace,
-      counts: spaceCountFields(),
+      counts: spaceCounts(),
       total: totalField(total),
     })
     .from(spaces)

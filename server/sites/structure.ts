@@ -7,7 +7,7 @@ import { attachAll, attachSelect, rowsOf } from '../db/attached-select.js';
 import { grantedOrganizationRole } from '../auth/granted-organization-role.js';
 import { spaceRoleOf } from '../auth/grants.js';
 import { asRole } from '../auth/roles.js';
-import { spaceCountFields } from '../change-requests/space-counts.js';
+import { spaceCounts } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { queryRows } from '../db/client.js';
 import { siteSections, sites, siteSpaces, spaces } from '../db/schema/index.js';
@@ -91,7 +91,7 @@ export async function loadSiteSpaceRows(ctx: Ctx, siteId: string, sectionIds?: s
  * `orgRole` (a role, or SQL that reads it).
  */
 function spacesSelect(ctx: Ctx, orgRole: string | null | SQL, where: SQL | undefined) {
-  return ctx.db.select({ row: spaces, role: spaceRoleOf(ctx.caller.userId, orgRole), counts: spaceCountFields() }).from(spaces).where(where);
+  return ctx.db.select({ row: spaces, role: spaceRoleOf(ctx.caller.userId, orgRole), counts: spaceCounts() }).from(spaces).where(where);
 }
 
 type SpaceWithRole = Awaited<ReturnType<typeof spacesSelect>>[number];

@@ -9,7 +9,7 @@ export type Space = components['schemas']['Space'];
 export type { SpaceRow };
 
 /**
- * The API form of a space row with its counters (a list selects them with `spaceCountFields`, one space
+ * The API form of a space row with its counters (a list selects them with `spaceCounts`, one space
  * reads them with its grant), and permissions for a caller holding `role` on it.
  */
 export function toSpace(ctx: Ctx, row: SpaceRow & SpaceCounts, role: Role | null): Space {

@@ -6,7 +6,7 @@ import type { spaceOperations } from '../../contract/spaces.js';
 import { findCollectionGrant, inheritedUnder, memberBasis, spaceRole, type OrganizationGrant, type SpaceGrant } from '../auth/access.js';
 import { asRole, atLeast } from '../auth/roles.js';
 import { memberSees, spaceRoleOnRows } from '../auth/space-reach.js';
-import { countsOfGrant, NEW_SPACE_COUNTS, spaceCountFields } from '../change-requests/space-counts.js';
+import { countsOfGrant, NEW_SPACE_COUNTS, spaceCounts } from '../change-requests/space-counts.js';
 import type { Ctx } from '../context.js';
 import { keysetPageSelects, listBody, readKeysetPage, type PageRequest } from '../db/paginate.js';
 import { spaces } from '../db/schema/index.js';
@@ -69,13 +69,13 @@ export function spacesPageSelects(ctx: Ctx, organizationId: string, orgRole: str
   // Which spaces the caller sees, set-wise (server/auth/space-reach.ts): the role is computed on the page's
   // rows only, not on every space of the organization for the total.
   const where = and(eq(spaces.organizationId, organizationId), isNull(spaces.deletedAt), memberSees(organizationId, ctx.caller.userId, orgRole, '"spaces"'));
-  return keysetPageSelects(ctx.db, spaces, where, [spaces.id], page, { role, ...spaceCountFields() });
+  return keysetPageSelects(ctx.db, spaces, where, [spaces.id], page, { role, counts: spaceCounts() });
 }
 
 /** A page of the organization's spaces the caller can see (spacesPageSelects), from the grant's statement when it came with it. */
 export async function listSpacesInOrganization(ctx: Ctx, org: OrganizationGrant, page: PageRequest) {
   const result = await readKeysetPage(org.attached, 'spaces', spacesPageSelects(ctx, org.organization.id, org.role, page));
-  return listBody(result, (row) => toSpace(ctx, row, asRole(row.role)));
+  return listBody(result, (row) => toSpace(ctx, { ...row, ...row.counts }, asRole(row.role)));
 }
 
 /** Applies the given settings: `editMode`, `defaultLevel` and `mergeRules` need admin. */
