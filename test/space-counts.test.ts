@@ -1,9 +1,10 @@
-// The `spaces` counts of members and teams (server/auth/space-reach.ts), computed set-wise for a whole page,
-// against the rule they stand for, asked of the database space by space as it was before (SQL
-// `space_role_of` on every live space, for the member and for the viewer: docs/permissions.md, a count
-// never tells of a space its reader cannot see). The workspace mixes what the rule turns on: collection
-// levels inherited or not (nothing, a role), spaces in a collection or not, grants to users and to teams on
-// spaces and on collections around them, guests, disabled members, a deleted space.
+// The `spaces` counts of members and teams (server/auth/space-reach.ts), computed set-wise for a whole page
+// (in the viewer's sight for a long page, row by row for a short one), against the rule they stand for,
+// asked of the database space by space as it was before (SQL `space_role_of` on every live space, for the
+// member and for the viewer: docs/permissions.md, a count never tells of a space its reader cannot see).
+// The workspace mixes what the rule turns on: collection levels inherited or not (nothing, a role), spaces
+// in a collection or not, grants to users and to teams on spaces and on collections around them, guests,
+// disabled members, a deleted space.
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { members } from '../server/db/schema/index.js';
@@ -115,6 +116,10 @@ describe('the spaces counts of members and teams', () => {
           expect({ viewer: viewer.userId, member: item.id, spaces: item.spaces }).toEqual({ viewer: viewer.userId, member: item.id, spaces: expectedMembers.get(item.id) });
           seen.add(item.spaces);
         }
+        // A short page counts row by row, a long one in the viewer's sight (SIGHT_FROM_ROWS): the same numbers.
+        const short = await ok(viewer.api.get(`/orgs/${org}/members?limit=4`));
+        expect(short.body.items).toHaveLength(4);
+        for (const item of short.body.items as { id: string; spaces: number }[]) expect(item.spaces).toBe(expectedMembers.get(item.id));
         for (const one of [reader, guest, otherGuest, disabledReader]) {
           expect((await ok(viewer.api.get(`/orgs/${org}/members/${one.userId}`))).body.spaces).toBe(expectedMembers.get(one.userId));
         }
@@ -141,7 +146,8 @@ describe('the spaces counts of members and teams', () => {
       const teams = await viewer.api.get(`/orgs/${org}/teams`);
       if (teams.status === 200) {
         expect(teams.body.items).toHaveLength(3);
-        for (const item of teams.body.items as { id: string; spaces: number }[]) {
+        const shortTeams = await ok(viewer.api.get(`/orgs/${org}/teams?limit=2`));
+        for (const item of [...teams.body.items, ...shortTeams.body.items] as { id: string; spaces: number }[]) {
           expect({ viewer: viewer.userId, team: item.id, spaces: item.spaces }).toEqual({ viewer: viewer.userId, team: item.id, spaces: expectedTeams.get(item.id) });
         }
       } else expect(teams.status).toBe(403);

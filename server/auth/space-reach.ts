@@ -168,6 +168,14 @@ export function memberSpaceCount(organizationId: string, viewerId: string | null
 }
 
 /**
+ * The page size from which a list of members or teams counts its rows' spaces in the viewer's sight
+ * (viewerSightTable, teamSpaceCountOnPage) rather than space by space: the sight costs about 1 ms at 1,000
+ * spaces whatever the page, and saves 0.01-0.03 ms a row (side by side at 100,000 pages: a page of 100
+ * members 15.1 -> 13.4 ms, of 10 members 7.8 -> 8.7 ms), so a shorter page counts row by row.
+ */
+export const SIGHT_FROM_ROWS = 32;
+
+/**
  * The viewer's sight of the organization's live spaces, as a one-row table a list of members joins once
  * (its SQL, aliased `viewer_sight`): `spaces`, a map of the ids of the spaces the viewer sees (visibleSpaceIds)
  * to whether their levels admit a member with a role (admittedSpaceIds); `every` and `admitted`, how many of

@@ -11,7 +11,7 @@ import { members, users } from '../db/schema/index.js';
 import { Conflict, NotFound } from '../errors.js';
 import { containsPattern, directedPage, finishPage, totalField, type SortKey } from './directed-page.js';
 import { memberFields, viewerOf, toMember, type Member } from './member-view.js';
-import { viewerSightTable } from '../auth/space-reach.js';
+import { SIGHT_FROM_ROWS, viewerSightTable } from '../auth/space-reach.js';
 import { literalLimit } from '../db/literal-limit.js';
 
 type ListQuery = z.output<typeof memberOperations.listMembersInOrganizationById.query>;
@@ -45,11 +45,14 @@ export function membersPageSelects(ctx: Ctx, organizationId: string, query: List
     query.search === undefined
       ? ctx.db.select({ n: count() }).from(members).where(where)
       : ctx.db.select({ n: count() }).from(members).innerJoin(users, eq(users.id, members.userId)).where(where);
-  const rows = ctx.db
-    .select({ ...memberFields(organizationId, viewerOf(ctx.caller), true), total: totalField(total) })
+  // A long page counts its members' spaces in the viewer's sight, joined once (space-reach.ts).
+  const inSight = page.fetch >= SIGHT_FROM_ROWS;
+  const select = ctx.db
+    .select({ ...memberFields(organizationId, viewerOf(ctx.caller), inSight), total: totalField(total) })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
-    .crossJoin(viewerSightTable(organizationId, viewerOf(ctx.caller)))
+    .$dynamic();
+  const rows = (inSight ? select.crossJoin(viewerSightTable(organizationId, viewerOf(ctx.caller))) : select)
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
     .limit(literalLimit(page.fetch));

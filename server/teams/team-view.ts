@@ -10,8 +10,9 @@ export type Team = components['schemas']['Team'];
 /**
  * The columns a team query selects: the team, its member count, the number of live spaces its grants reach
  * (on the space, or on a collection around an in-collection space: docs/permissions.md) that the caller can
- * see too, and the caller's role in it. `listOf`: the organization whose list's page the rows are, whose
- * counts share what the statement computes once (teamSpaceCountOnPage); a single team's read leaves it out.
+ * see too, and the caller's role in it. `listOf`: the organization whose list's long page (SIGHT_FROM_ROWS)
+ * the rows are, whose counts share what the statement computes once (teamSpaceCountOnPage); a single
+ * team's read and a short page leave it out.
  */
 export function teamFields(callerId: string, listOf?: string) {
   return {

@@ -6,6 +6,7 @@ import type { teamOperations } from '../../contract/teams.js';
 import type { OrganizationGrant } from '../auth/access.js';
 import { pageOf, rowsOf } from '../db/attached-select.js';
 import { atLeast } from '../auth/roles.js';
+import { SIGHT_FROM_ROWS } from '../auth/space-reach.js';
 import type { Ctx } from '../context.js';
 import { members, teamMembers, teams } from '../db/schema/index.js';
 import { BadRequest, NotFound } from '../errors.js';
@@ -52,7 +53,7 @@ export function teamsPageSelects(ctx: Ctx, organizationId: string, query: ListQu
   const page = directedPage([{ column: teams.id }], 'asc', query);
   const total = ctx.db.select({ n: count() }).from(teams).where(where);
   const rows = ctx.db
-    .select({ ...teamFields(ctx.caller.userId, organizationId), total: totalField(total) })
+    .select({ ...teamFields(ctx.caller.userId, page.fetch >= SIGHT_FROM_ROWS ? organizationId : undefined), total: totalField(total) })
     .from(teams)
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
