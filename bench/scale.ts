@@ -17,8 +17,9 @@
 //
 // --scale 0.01 builds 10 spaces (1,000 pages), 100 members, 10 teams: a quick check. Each workspace is
 // seeded in this process (SQL batches; pages and the search index written by the server's own code), then
-// measured over HTTP against the project's server (server/main.ts) in its own process, the requests of the
-// operations taken in turn (one at a time), after 5 rounds of warm-up. Results: bench/results/<out>.
+// measured over HTTP against the project's server (server/main.ts) in its own process, one per workspace,
+// both running: the requests of the operations taken in turn (one at a time), each on the small workspace then
+// on the large one, so that both meet the same load, after 5 rounds of warm-up. Results: bench/results/<out>.
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -104,11 +105,18 @@ function withLimit(url: string, limit: number): string {
   return `${url}${url.includes('?') ? '&' : '?'}limit=${limit}`;
 }
 
-/**
- * `rowsOfSmall`: each list's row count in the small workspace's default page (null: this is the small
- * workspace, whose own pages give them).
- */
-async function measureWorkspace(kind: string, name: string, size: WorkspaceSize, rowsOfSmall: Record<string, number> | null) {
+/** A workspace seeded and served: its server's requests, and the operations measured on it. */
+interface Served {
+  size: WorkspaceSize & { pages: number };
+  seedSeconds: Record<string, number>;
+  workspace: Workspace;
+  ops: Map<string, Target>;
+  send: (url: string, token: string | undefined, method?: string, body?: unknown) => Promise<{ ms: number; text: string }>;
+  stop: () => Promise<void>;
+}
+
+/** Seeds a workspace of `size` and starts the project's server on it, with a public site published over the space read. */
+async function serveWorkspace(kind: string, name: string, size: WorkspaceSize): Promise<Served> {
   console.log(`${kind} ${name}: ${size.spaces} spaces, ${size.spaces * PAGES_PER_SPACE} pages, ${size.members} members, ${size.teams} teams, ${size.spaces * size.comments} comments`);
   const { database, env, dispose } = await openStorage(kind, name);
   let workspace: Workspace;
@@ -121,47 +129,63 @@ async function measureWorkspace(kind: string, name: string, size: WorkspaceSize,
   // Each read made anew (READ_CACHE=off): what grows with the workspace is the read's own statements, which a
   // held answer (server/http/read-cache.ts) would hide from the second request on.
   const server = await startServer(`${kind}-${name}`, 'server/main.ts', { ...env, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000', READ_CACHE: 'off' });
-  try {
-    const send = async (url: string, token: string | undefined, method = 'GET', body?: unknown) => {
-      const started = performance.now();
-      const res = await fetch(server.url + url, {
-        method,
-        headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
-        ...(body !== undefined && { body: JSON.stringify(body) }),
-      });
-      const text = await res.text();
-      if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
-      return { ms: performance.now() - started, text };
-    };
-    // A public site over the space read, published through the API.
-    const site = JSON.parse((await send(`/v1/orgs/${workspace.organizationId}/sites`, workspace.token, 'POST', { title: 'Docs', spaces: [workspace.spaceId] })).text);
-    const published = JSON.parse((await send(`/v1/orgs/${workspace.organizationId}/sites/${site.id}/publish`, workspace.token, 'POST')).text);
-    const ops = Object.entries(operations(workspace, `${new URL(published.urls.published).pathname}/topic-11`)).filter(([n]) => n.includes(opts.only!));
-    // The lists' same-page measures: the small workspace's row count of each, read from its default page here.
-    const rows: Record<string, number> = {};
-    // Lists of the envelope `{ items, next, count }` (the pages' tree is not paged).
-    for (const [n, target] of ops.filter(([n]) => n.startsWith('list '))) {
-      const items = rowsOfSmall ? undefined : (JSON.parse((await send(target.url, target.guest ? workspace.guestToken : workspace.token)).text) as { items?: unknown[] }).items;
-      const count = rowsOfSmall ? rowsOfSmall[n] : items?.length;
-      if (count === undefined || count === 0) continue;
-      rows[n] = count;
-      ops.push([`${n}, same page`, { ...target, url: withLimit(target.url, count) }]);
+  const send = async (url: string, token: string | undefined, method = 'GET', body?: unknown) => {
+    const started = performance.now();
+    const res = await fetch(server.url + url, {
+      method,
+      headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
+    return { ms: performance.now() - started, text };
+  };
+  const site = JSON.parse((await send(`/v1/orgs/${workspace.organizationId}/sites`, workspace.token, 'POST', { title: 'Docs', spaces: [workspace.spaceId] })).text);
+  const published = JSON.parse((await send(`/v1/orgs/${workspace.organizationId}/sites/${site.id}/publish`, workspace.token, 'POST')).text);
+  const ops = new Map(Object.entries(operations(workspace, `${new URL(published.urls.published).pathname}/topic-11`)).filter(([n]) => n.includes(opts.only!)));
+  return { size: { ...size, pages: size.spaces * PAGES_PER_SPACE }, seedSeconds: workspace.timings, workspace, ops, send, stop: () => server.stop() };
+}
+
+/** The token of an operation's requests: none for the published page (a reader's), the guest's or the admin's. */
+const tokenOf = (w: Workspace, n: string, target: Target) => (n === 'published page' ? undefined : target.guest ? w.guestToken : w.token);
+
+/**
+ * The lists' same-page measures, added to both workspaces' operations: each list (of the envelope
+ * `{ items, next, count }`; the pages' tree is not paged) with `limit` the number of rows of the small
+ * workspace's default page, read here.
+ */
+async function addSamePage(small: Served, big: Served): Promise<Record<string, number>> {
+  const rows: Record<string, number> = {};
+  for (const [n, target] of [...small.ops].filter(([n]) => n.startsWith('list '))) {
+    const items = (JSON.parse((await small.send(target.url, tokenOf(small.workspace, n, target))).text) as { items?: unknown[] }).items;
+    if (!items?.length) continue;
+    rows[n] = items.length;
+    for (const served of [small, big]) {
+      const own = served.ops.get(n)!;
+      served.ops.set(`${n}, same page`, { ...own, url: withLimit(own.url, items.length) });
     }
-    const times = new Map<string, number[]>(ops.map(([n]) => [n, []]));
-    for (let round = 0; round < 5 + requests; round++) {
-      for (const [n, target] of ops) {
-        // The published page is read anonymously, as a reader does.
-        const token = n === 'published page' ? undefined : target.guest ? workspace.guestToken : workspace.token;
-        const { ms } = await send(target.url, token);
-        if (round >= 5) times.get(n)!.push(ms);
+  }
+  return rows;
+}
+
+/**
+ * p50 and p95 of every operation on both workspaces, their requests alternating (each operation on the small
+ * workspace, then on the large one, in turn), so that both meet the same load on the machine: measured one
+ * after the other, a change of load between them moved the ratios more than the workspace did.
+ */
+async function measureSideBySide(small: Served, big: Served) {
+  const times = new Map([...small.ops.keys()].map((n) => [n, { small: [] as number[], big: [] as number[] }]));
+  for (let round = 0; round < 5 + requests; round++) {
+    for (const [n, t] of times) {
+      for (const [served, into] of [[small, t.small], [big, t.big]] as const) {
+        const target = served.ops.get(n)!;
+        const { ms } = await served.send(target.url, tokenOf(served.workspace, n, target));
+        if (round >= 5) into.push(ms);
       }
     }
-    const results: Record<string, { p50: number; p95: number }> = {};
-    for (const [n, ms] of times) results[n] = { p50: round2(percentile(ms, 50)), p95: round2(percentile(ms, 95)) };
-    return { size: { ...size, pages: size.spaces * PAGES_PER_SPACE }, seedSeconds: workspace.timings, results, rows };
-  } finally {
-    await server.stop();
   }
+  const stats = (ms: number[]) => ({ p50: round2(percentile(ms, 50)), p95: round2(percentile(ms, 95)) });
+  return new Map([...times].map(([n, t]) => [n, { small: stats(t.small), big: stats(t.big) }]));
 }
 
 const loadBefore = round2(os.loadavg()[0]);
@@ -169,16 +193,21 @@ const startedAt = Date.now();
 const out: Record<string, unknown> = { date: new Date().toISOString(), cpus: os.cpus().length, loadAverageBefore: loadBefore, scale, requests, storages: {} };
 try {
   for (const kind of storages) {
-    const small = await measureWorkspace(kind, 'small', sizeAt(0.001), null);
-    const big = await measureWorkspace(kind, 'big', sizeAt(scale), small.rows);
-    const table: Record<string, unknown> = {};
-    for (const [n, s] of Object.entries(small.results)) {
-      const b = big.results[n];
-      const pageRows = n.endsWith(', same page') ? small.rows[n.slice(0, -', same page'.length)] : undefined;
-      table[n] = { small: s, big: b, ratioP50: round2(b.p50 / s.p50), ratioP95: round2(b.p95 / s.p95), ...(pageRows !== undefined && { limit: pageRows }) };
-      console.log(`${kind.padEnd(8)} ${n.padEnd(38)} p50 ${s.p50} -> ${b.p50} ms (x${round2(b.p50 / s.p50)}), p95 ${s.p95} -> ${b.p95} ms (x${round2(b.p95 / s.p95)})`);
+    const small = await serveWorkspace(kind, 'small', sizeAt(0.001));
+    let big: Served | undefined;
+    try {
+      big = await serveWorkspace(kind, 'big', sizeAt(scale));
+      const rows = await addSamePage(small, big);
+      const table: Record<string, unknown> = {};
+      for (const [n, { small: s, big: b }] of await measureSideBySide(small, big)) {
+        const pageRows = n.endsWith(', same page') ? rows[n.slice(0, -', same page'.length)] : undefined;
+        table[n] = { small: s, big: b, ratioP50: round2(b.p50 / s.p50), ratioP95: round2(b.p95 / s.p95), ...(pageRows !== undefined && { limit: pageRows }) };
+        console.log(`${kind.padEnd(8)} ${n.padEnd(38)} p50 ${s.p50} -> ${b.p50} ms (x${round2(b.p50 / s.p50)}), p95 ${s.p95} -> ${b.p95} ms (x${round2(b.p95 / s.p95)})`);
+      }
+      (out.storages as Record<string, unknown>)[kind] = { small: { size: small.size, seedSeconds: small.seedSeconds }, big: { size: big.size, seedSeconds: big.seedSeconds }, operations: table };
+    } finally {
+      await Promise.all([small.stop(), big?.stop()]);
     }
-    (out.storages as Record<string, unknown>)[kind] = { small: { size: small.size, seedSeconds: small.seedSeconds }, big: { size: big.size, seedSeconds: big.seedSeconds }, operations: table };
   }
   out.loadAverageAfter = round2(os.loadavg()[0]);
   out.minutes = round2((Date.now() - startedAt) / 60_000);
