@@ -9,12 +9,12 @@ import * as nodeFs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
-import { spool, type Spooled } from '../blobs/spool.js';
+import type { Spooled } from '../blobs/spool.js';
 import { blobStore } from '../blobs/store.js';
 import { guardedHttp, RepositoryTooLarge } from './git-http.js';
-import { fetchPack } from './pack-fetch.js';
 import { pushPack, writePack, type PackObject } from './pack-push.js';
 import { PackReader, type ObjectType } from './pack-reader.js';
+import { fetchAndIndexInThread } from './pack-thread.js';
 
 export { RepositoryTooLarge };
 
@@ -116,14 +116,19 @@ export class WorkRepository {
    */
   async fetch(commit: string, options: { spoolBlobsUpTo?: number } = {}): Promise<void> {
     const path = join(this.dir, `fetched-${this.packs.length}.pack`);
-    await fetchPack(this.remote, commit, path, this.outbound);
     const upTo = options.spoolBlobsUpTo;
-    const keep =
-      upTo === undefined
-        ? undefined
-        : { wants: (size: number) => size <= upTo, take: (bytes: AsyncIterable<Buffer>) => spool(bytes, blobStore().spoolDir, upTo, 0), drop: (spooled: Spooled) => spooled.discard() };
-    // A delta may make an object as large as a pack may be; larger ones are refused before they are written.
-    this.packs.push(await PackReader.open(path, { maxObjectBytes: this.limits.maxPackBytes, keep }));
+    // In a thread of its own (pack-thread.ts says why). A delta may make an object as large as a pack may
+    // be; larger ones are refused before they are written.
+    const maxObjectBytes = this.limits.maxPackBytes;
+    const index = await fetchAndIndexInThread({
+      target: this.remote,
+      commit,
+      packPath: path,
+      limits: this.outbound,
+      maxObjectBytes,
+      ...(upTo !== undefined && { spool: { dir: blobStore().spoolDir, upTo } }),
+    });
+    this.packs.push(await PackReader.indexed(path, index, { maxObjectBytes, drop: (spooled) => spooled.discard() }));
   }
 
   /** The blob `oid` spooled while the pack was indexed (see `fetch`), now the caller's to store or discard; undefined when none was. */
