@@ -1,9 +1,10 @@
 // One Git Sync operation's repository, on a temporary directory of its own under the OS's temp dir, removed
 // when the operation ends whatever the outcome. Only one commit is fetched, at depth 1, its pack written to
-// disk as it arrives and read from there (pack-fetch.ts, pack-reader.ts): an import reads its tree, an
-// export writes one commit on top of it (isomorphic-git writes the new commit, trees and pages as loose
-// objects) and pushes a pack of what the server lacks (pack-push.ts). No `git` binary; every request goes
-// through the outbound guard (public addresses, a deadline, a cap on the bytes of each answer).
+// disk as it arrives and indexed, in a thread of their own (pack-thread.ts), then read from there
+// (pack-reader.ts): an import reads its tree, an export writes one commit on top of it (isomorphic-git
+// writes the new commit, trees and pages as loose objects) and pushes a pack of what the server lacks
+// (pack-push.ts). No `git` binary; every request goes through the outbound guard (public addresses, a
+// deadline, a cap on the bytes of each answer).
 import { mkdtemp, rm } from 'node:fs/promises';
 import * as nodeFs from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -112,7 +113,8 @@ export class WorkRepository {
    * also written to the file store's spool as the pack is indexed, hashed for its blob name on the way
    * (`takeSpooled`): an import stores its assets from there, so their bytes are inflated once, not once
    * to index the pack and again to store them. A spool nobody takes is deleted with the repository; none
-   * keeps its first bytes in memory (they are read from its file when it is stored).
+   * keeps its first bytes in memory (they are read from its file when it is stored). The fetch and the
+   * index pass run in the Git pack thread (pack-thread.ts); this process reads the pack from their index.
    */
   async fetch(commit: string, options: { spoolBlobsUpTo?: number } = {}): Promise<void> {
     const path = join(this.dir, `fetched-${this.packs.length}.pack`);
