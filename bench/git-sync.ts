@@ -11,7 +11,8 @@
 // `--large-mb N` (0: none) adds a repository of the same pages and N MB of incompressible assets (4 MB
 // files, as the format's cap per asset was until GIT_SYNC_MAX_ASSET_BYTES, one shown on each of the first pages), imported and exported once by
 // a server in a process of its own (bench/git-sync-server.ts) whose memory (RSS) is sampled every 50 ms:
-// its growth over its idle size (after a small import and export) is what an operation costs.
+// its growth over its idle size (after a small import and export) is what an operation costs; with its CPU
+// time (`serverCpuMs`, all its threads), which a loaded machine changes less than the wall time.
 //
 // Results: bench/results/git-sync.json (the median and the worst of the rounds, each on a fresh space and
 // repository; `large`: the large repository's times and memory).
