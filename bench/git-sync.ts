@@ -11,7 +11,8 @@
 // `--large-mb N` (0: none) adds a repository of the same pages and N MB of incompressible assets (4 MB
 // files, as the format's cap per asset was until GIT_SYNC_MAX_ASSET_BYTES, one shown on each of the first pages), imported and exported once by
 // a server in a process of its own (bench/git-sync-server.ts) whose memory (RSS) is sampled every 50 ms:
-// its growth over its idle size (after a small import and export) is what an operation costs.
+// its growth over its idle size (after a small import and export) is what an operation costs; with its CPU
+// time (`serverCpuMs`, all its threads), which a loaded machine changes less than the wall time.
 //
 // Results: bench/results/git-sync.json (the median and the worst of the rounds, each on a fresh space and
 // repository; `large`: the large repository's times and memory).
@@ -157,6 +158,12 @@ function rssOf(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
 }
 
+/** The CPU time the process used so far, all its threads (user and system; Linux's clock ticks of 10 ms): on a loaded machine, what an operation cost whatever it waited for a core. */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** The pages with `megabytes` MB of random assets, one shown on each of the first pages. */
 function largeRepositoryFiles(megabytes: number): Record<string, string | Uint8Array> {
   const files: Record<string, string | Uint8Array> = repositoryFiles();
@@ -215,6 +222,7 @@ async function runLarge(kind: string, megabytes: number) {
       let peak = rssOf(pid);
       const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 50);
       const started = performance.now();
+      const cpuBefore = cpuMsOf(pid);
       try {
         await call('POST', `/spaces/${spaceId}/git/${direction}`, body);
         for (;;) {
@@ -226,7 +234,7 @@ async function runLarge(kind: string, megabytes: number) {
           }
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
-        return { ms: Math.round(performance.now() - started), peak };
+        return { ms: Math.round(performance.now() - started), cpuMs: cpuMsOf(pid) - cpuBefore, peak };
       } finally {
         clearInterval(sampler);
       }
@@ -256,7 +264,7 @@ async function runLarge(kind: string, megabytes: number) {
     const exported = await operation(space.id, 'export', { url: `${git.base}/large-target.git`, ref: 'refs/heads/main', commitMessage: 'Export', force: true });
     const written = git.files('large-target', 'refs/heads/main');
     if (written.filter((p) => p.startsWith('.gitbook/assets/')).length !== listed.items.length || written.filter((p) => p.endsWith('.md')).length < pageCount) throw new Error('the export wrote too few files');
-    const figure = (op: { ms: number; peak: number }) => ({ ms: op.ms, msPerPage: Math.round((op.ms / pageCount) * 100) / 100, rssGrowthMB: Math.round((op.peak - idle) / MB), peakRssMB: Math.round(op.peak / MB) });
+    const figure = (op: { ms: number; cpuMs: number; peak: number }) => ({ ms: op.ms, msPerPage: Math.round((op.ms / pageCount) * 100) / 100, serverCpuMs: op.cpuMs, rssGrowthMB: Math.round((op.peak - idle) / MB), peakRssMB: Math.round(op.peak / MB) });
     const result = { pages: pageCount, assetBytes, tightMemory: opts['tight-memory'], idleRssMB: Math.round(idle / MB), import: figure(imported), export: figure(exported) };
     console.log(kind, 'large', JSON.stringify(result));
     return result;

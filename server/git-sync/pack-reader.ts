@@ -32,6 +32,15 @@ interface Entry {
   size: number;
 }
 
+/**
+ * What the index pass found, to be read by another reader of the same file (the pass may run in a thread of
+ * its own: pack-thread.ts): each object in pack order with its id, and what `keep` made of the large blobs.
+ */
+export interface PackIndex<K> {
+  objects: (Entry & { oid: string })[];
+  kept: [oid: string, kept: K][];
+}
+
 /** Objects up to this size are inflated in one read; larger ones as a stream. */
 const SMALL_BYTES = 1024 * 1024;
 
@@ -70,6 +79,8 @@ export interface PackReaderOptions<K = never> {
    */
   maxObjectBytes?: number;
   keep?: BlobKeeper<K>;
+  /** Lets go of what a reader holds of `keep`'s making when it closes: `keep.drop` unless said (a reader made by `indexed` keeps nothing itself). */
+  drop?: (kept: K) => Promise<void>;
 }
 
 const isDelta = (h: Header) => h.kind === OFS_DELTA || h.kind === REF_DELTA;
@@ -160,6 +171,8 @@ export class PackReader<K = never> {
   /** What `keep` made of the large blobs, by id, until taken. */
   private readonly kept = new Map<string, K>();
   private readonly byOffset = new Map<number, Entry>();
+  /** Each object's id, by offset (a second copy of an object has the id of the first). */
+  private readonly oidAt = new Map<number, string>();
   private readonly cache = new Map<number, Buffer>();
   private cached = 0;
   /** Objects rebuilt in files, by offset, oldest use first; their bytes together at most maxObjectBytes. */
@@ -171,6 +184,8 @@ export class PackReader<K = never> {
   private readonly inMemoryBytes: number;
   private readonly maxObjectBytes: number;
   private readonly keep: BlobKeeper<K> | undefined;
+  /** What lets go of a kept blob (a method, as BlobKeeper's: a reader of any K reads as a PackReader<unknown>). */
+  private readonly dropper: Pick<BlobKeeper<K>, 'drop'> | undefined;
 
   private constructor(
     readonly path: string,
@@ -180,6 +195,8 @@ export class PackReader<K = never> {
     this.inMemoryBytes = options.inMemoryBytes ?? MAX_IN_MEMORY_BYTES;
     this.maxObjectBytes = options.maxObjectBytes ?? MAX_OBJECT_BYTES;
     this.keep = options.keep;
+    const drop = options.drop ?? options.keep?.drop;
+    this.dropper = drop && { drop };
   }
 
   /** Indexes the pack at `path` (one pass over it). */
@@ -194,9 +211,31 @@ export class PackReader<K = never> {
     return reader;
   }
 
+  /** A reader of the pack at `path` from the index another reader made of it (`handOver`): no pass over it. */
+  static async indexed<K = never>(path: string, index: PackIndex<K>, options: PackReaderOptions<K> = {}): Promise<PackReader<K>> {
+    const reader = new PackReader<K>(path, await open(path, 'r'), options);
+    for (const { oid, ...entry } of index.objects) {
+      // The first copy of an object stays its entry, as in the index pass.
+      if (!reader.byOid.has(oid)) reader.byOid.set(oid, entry);
+      reader.byOffset.set(entry.offset, entry);
+      reader.oidAt.set(entry.offset, oid);
+    }
+    for (const [oid, kept] of index.kept) reader.kept.set(oid, kept);
+    return reader;
+  }
+
+  /** Closes this reader and hands its index and what `keep` made (now the caller's) to another (`indexed`). */
+  async handOver(): Promise<PackIndex<K>> {
+    const objects = [...this.byOffset.values()].map((entry) => ({ ...entry, oid: this.oidAt.get(entry.offset)! }));
+    const kept = [...this.kept];
+    this.kept.clear();
+    await this.close();
+    return { objects, kept };
+  }
+
   async close(): Promise<void> {
     await this.file.close();
-    for (const kept of this.kept.values()) await this.keep!.drop(kept);
+    for (const kept of this.kept.values()) await this.dropper!.drop(kept);
     this.kept.clear();
     for (const { path } of this.spilled.values()) await rm(path, { force: true });
     this.spilled.clear();
@@ -309,7 +348,7 @@ export class PackReader<K = never> {
           const taken = await this.taken(h, hash);
           consumed = taken.consumed;
           oid = hash.digest('hex');
-          if (this.kept.has(oid) || this.byOid.has(oid)) await this.keep.drop(taken.kept);
+          if (this.kept.has(oid) || this.byOid.has(oid)) await this.dropper!.drop(taken.kept);
           else this.kept.set(oid, taken.kept);
         } else consumed = await inflateAt(this.path, h.dataAt, (chunk) => void hash.update(chunk));
         entry = { offset: at, type, size: h.size };
@@ -319,6 +358,7 @@ export class PackReader<K = never> {
       // otherwise be found as its own base, and read itself without end once the cache let it go.
       if (!this.byOid.has(oid)) this.byOid.set(oid, entry);
       this.byOffset.set(at, entry);
+      this.oidAt.set(at, oid);
       at = h.dataAt + consumed;
     }
   }

@@ -1,20 +1,21 @@
 // One Git Sync operation's repository, on a temporary directory of its own under the OS's temp dir, removed
 // when the operation ends whatever the outcome. Only one commit is fetched, at depth 1, its pack written to
-// disk as it arrives and read from there (pack-fetch.ts, pack-reader.ts): an import reads its tree, an
-// export writes one commit on top of it (isomorphic-git writes the new commit, trees and pages as loose
-// objects) and pushes a pack of what the server lacks (pack-push.ts). No `git` binary; every request goes
-// through the outbound guard (public addresses, a deadline, a cap on the bytes of each answer).
+// disk as it arrives and indexed, in a thread of their own (pack-thread.ts), then read from there
+// (pack-reader.ts): an import reads its tree, an export writes one commit on top of it (isomorphic-git
+// writes the new commit, trees and pages as loose objects) and pushes a pack of what the server lacks
+// (pack-push.ts). No `git` binary; every request goes through the outbound guard (public addresses, a
+// deadline, a cap on the bytes of each answer).
 import { mkdtemp, rm } from 'node:fs/promises';
 import * as nodeFs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
-import { spool, type Spooled } from '../blobs/spool.js';
+import type { Spooled } from '../blobs/spool.js';
 import { blobStore } from '../blobs/store.js';
 import { guardedHttp, RepositoryTooLarge } from './git-http.js';
-import { fetchPack } from './pack-fetch.js';
 import { pushPack, writePack, type PackObject } from './pack-push.js';
 import { PackReader, type ObjectType } from './pack-reader.js';
+import { fetchAndIndexInThread } from './pack-thread.js';
 
 export { RepositoryTooLarge };
 
@@ -112,18 +113,24 @@ export class WorkRepository {
    * also written to the file store's spool as the pack is indexed, hashed for its blob name on the way
    * (`takeSpooled`): an import stores its assets from there, so their bytes are inflated once, not once
    * to index the pack and again to store them. A spool nobody takes is deleted with the repository; none
-   * keeps its first bytes in memory (they are read from its file when it is stored).
+   * keeps its first bytes in memory (they are read from its file when it is stored). The fetch and the
+   * index pass run in the Git pack thread (pack-thread.ts); this process reads the pack from their index.
    */
   async fetch(commit: string, options: { spoolBlobsUpTo?: number } = {}): Promise<void> {
     const path = join(this.dir, `fetched-${this.packs.length}.pack`);
-    await fetchPack(this.remote, commit, path, this.outbound);
     const upTo = options.spoolBlobsUpTo;
-    const keep =
-      upTo === undefined
-        ? undefined
-        : { wants: (size: number) => size <= upTo, take: (bytes: AsyncIterable<Buffer>) => spool(bytes, blobStore().spoolDir, upTo, 0), drop: (spooled: Spooled) => spooled.discard() };
-    // A delta may make an object as large as a pack may be; larger ones are refused before they are written.
-    this.packs.push(await PackReader.open(path, { maxObjectBytes: this.limits.maxPackBytes, keep }));
+    // In a thread of its own (pack-thread.ts says why). A delta may make an object as large as a pack may
+    // be; larger ones are refused before they are written.
+    const maxObjectBytes = this.limits.maxPackBytes;
+    const index = await fetchAndIndexInThread({
+      target: this.remote,
+      commit,
+      packPath: path,
+      limits: this.outbound,
+      maxObjectBytes,
+      ...(upTo !== undefined && { spool: { dir: blobStore().spoolDir, upTo } }),
+    });
+    this.packs.push(await PackReader.indexed(path, index, { maxObjectBytes, drop: (spooled) => spooled.discard() }));
   }
 
   /** The blob `oid` spooled while the pack was indexed (see `fetch`), now the caller's to store or discard; undefined when none was. */

@@ -74,12 +74,14 @@ async function streamed(reader: PackReader<unknown>, oid: string): Promise<Buffe
  * Every object of the pack at `bytes`, read back whole and as a stream; or the error that refused it.
  * With `inMemoryBytes` smaller than the objects, they are read as a stream only (rebuilt through files).
  */
-async function readAll(bytes: Buffer, oids: string[], options: PackReaderOptions = {}): Promise<Map<string, Buffer> | Error> {
+async function readAll(bytes: Buffer, oids: string[], options: PackReaderOptions = {}, handedOver = false): Promise<Map<string, Buffer> | Error> {
   const file = path.join(dir, `p${n++}.pack`);
   await writeFile(file, bytes);
   let reader: PackReader | undefined;
   try {
     reader = await PackReader.open(file, options);
+    // Read by another reader, from the index the first one made (as the server's thread reads what the pack's thread indexed).
+    if (handedOver) reader = await PackReader.indexed(file, await reader.handOver(), options);
     const out = new Map<string, Buffer>();
     for (const oid of oids) {
       if (!reader.has(oid)) continue;
@@ -113,6 +115,25 @@ describe('PackReader', () => {
         for (const [oid, bytes] of expected) expect((read as Map<string, Buffer>).get(oid)?.equals(bytes)).toBe(true);
       }),
       { numRuns: 40 },
+    );
+  });
+
+  it('reads back the same objects from the index another reader handed over, in memory and through files', async () => {
+    await fc.assert(
+      fc.asyncProperty(contents, fc.uint8Array({ minLength: 1, maxLength: 300 }), fc.integer({ min: 1, max: 1024 }), async (blobs, tail, inMemoryBytes) => {
+        const bases = blobs.map((b) => Buffer.from(b));
+        const target = Buffer.concat([bases[0]!.subarray(0, bases[0]!.length >> 1), Buffer.from(tail)]);
+        const again = Buffer.concat([target.subarray(0, target.length >> 1), Buffer.from(tail).reverse()]);
+        // bases[0] twice: the first copy stays the object's entry.
+        const parts: PackPart[] = [...bases, bases[0]!].map((data) => ({ kind: KINDS.blob, data }));
+        parts.push({ kind: REF_DELTA, data: delta(bases[0]!, target), baseOid: oidOf('blob', bases[0]!) });
+        parts.push({ kind: REF_DELTA, data: delta(target, again), baseOid: oidOf('blob', target) });
+        const expected = new Map([...bases, target, again].map((b) => [oidOf('blob', b), b]));
+        const read = await readAll(pack(parts), [...expected.keys()], { inMemoryBytes }, true);
+        expect(read).toBeInstanceOf(Map);
+        for (const [oid, bytes] of expected) expect((read as Map<string, Buffer>).get(oid)?.equals(bytes)).toBe(true);
+      }),
+      { numRuns: 30 },
     );
   });
 
@@ -243,6 +264,19 @@ describe('PackReader', () => {
     expect(dropped.map((d) => d.equals(first))).toEqual([true]);
     await all.close();
     expect(dropped.map((d) => oidOf('blob', d)).sort()).toEqual([oidOf('blob', first), oidOf('blob', first), oidOf('blob', second)].sort());
+
+    // Handed over: the first reader drops nothing it kept, the second gives it out and drops what is left when it closes.
+    dropped.length = 0;
+    const indexing = await PackReader.open(file, { keep: { ...keep, wants: () => true } });
+    expect(dropped.length).toBe(1);
+    const index = await indexing.handOver();
+    expect(dropped.length).toBe(1);
+    expect(index.kept.map(([oid]) => oid).sort()).toEqual([oidOf('blob', first), oidOf('blob', second)].sort());
+    const reading = await PackReader.indexed(file, index, { drop: keep.drop });
+    expect(reading.takeKept(oidOf('blob', second))?.equals(second)).toBe(true);
+    expect((await streamed(reading, oidOf('blob', small))).equals(small)).toBe(true);
+    await reading.close();
+    expect(dropped.slice(1).map((d) => oidOf('blob', d))).toEqual([oidOf('blob', first)]);
   });
 
   it('refuses a large blob that inflates to another size than it declares, dropping what its keeper made', async () => {
