@@ -2,7 +2,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { components } from '../../generated/types.js';
 import { atLeast, type Role } from '../auth/roles.js';
-import { teamSpaceCount, teamSpaceCountOnPage } from '../auth/space-reach.js';
+import { teamSpaceCount, teamSpaceCountInSight } from '../auth/space-reach.js';
 import { teamMembers, teams } from '../db/schema/index.js';
 
 export type Team = components['schemas']['Team'];
@@ -10,20 +10,20 @@ export type Team = components['schemas']['Team'];
 /**
  * The columns a team query selects: the team, its member count, the number of live spaces its grants reach
  * (on the space, or on a collection around an in-collection space: docs/permissions.md) that the caller can
- * see too, and the caller's role in it. `listOf`: the organization whose list's long page (SIGHT_FROM_ROWS)
- * the rows are, whose counts share what the statement computes once (teamSpaceCountOnPage); a single
- * team's read and a short page leave it out.
+ * see too, and the caller's role in it. `inSightOf`: the organization whose list's long page (SIGHT_FROM_ROWS)
+ * the rows are, the query joining the caller's sight of it (viewerSightTable): the counts share what the
+ * statement computes once. A single team's read and a short page leave it out.
  */
-export function teamFields(callerId: string, listOf?: string) {
+export function teamFields(callerId: string, inSightOf?: string) {
   return {
     team: teams,
     memberCount: sql<number>`(SELECT count(*) FROM ${teamMembers} WHERE ${teamMembers.teamId} = ${teams.id})`.mapWith(Number),
     // The outer columns are written qualified (Drizzle renders a single-table select's columns unqualified).
     // Found from the team's grants (server/auth/space-reach.ts), the caller's role computed on those spaces
     // only: the chain of every space of the organization, per team, made a page of 100 teams take 0.7 s.
-    spaceCount: (listOf === undefined
+    spaceCount: (inSightOf === undefined
       ? teamSpaceCount(sql`"teams"."organization_id"`, sql`"teams"."id"`, callerId)
-      : teamSpaceCountOnPage(listOf, sql`"teams"."id"`, callerId)
+      : teamSpaceCountInSight(inSightOf, sql`"teams"."id"`)
     ).mapWith(Number),
     callerTeamRole: sql<string | null>`(SELECT ${teamMembers.role} FROM ${teamMembers} WHERE ${and(eq(teamMembers.teamId, teams.id), eq(teamMembers.userId, callerId))})`,
   };

@@ -6,7 +6,7 @@ import type { teamOperations } from '../../contract/teams.js';
 import type { OrganizationGrant } from '../auth/access.js';
 import { pageOf, rowsOf } from '../db/attached-select.js';
 import { atLeast } from '../auth/roles.js';
-import { SIGHT_FROM_ROWS } from '../auth/space-reach.js';
+import { SIGHT_FROM_ROWS, viewerSightTable } from '../auth/space-reach.js';
 import type { Ctx } from '../context.js';
 import { members, teamMembers, teams } from '../db/schema/index.js';
 import { BadRequest, NotFound } from '../errors.js';
@@ -52,9 +52,13 @@ export function teamsPageSelects(ctx: Ctx, organizationId: string, query: ListQu
   );
   const page = directedPage([{ column: teams.id }], 'asc', query);
   const total = ctx.db.select({ n: count() }).from(teams).where(where);
-  const rows = ctx.db
-    .select({ ...teamFields(ctx.caller.userId, page.fetch >= SIGHT_FROM_ROWS ? organizationId : undefined), total: totalField(total) })
+  // A long page counts its teams' spaces in the caller's sight, joined once (space-reach.ts).
+  const inSight = page.fetch >= SIGHT_FROM_ROWS;
+  const select = ctx.db
+    .select({ ...teamFields(ctx.caller.userId, inSight ? organizationId : undefined), total: totalField(total) })
     .from(teams)
+    .$dynamic();
+  const rows = (inSight ? select.crossJoin(viewerSightTable(organizationId, ctx.caller.userId, false)) : select)
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
     .limit(literalLimit(page.fetch));
