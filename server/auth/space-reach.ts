@@ -3,7 +3,8 @@
 // list counts set-wise: a member below admin sees a space when its levels admit every member with a role
 // (the same for all of them: counted once per statement), or when a grant of theirs or of their teams reaches
 // it (on the space, or on a collection around an in-collection space: found from the grants, a few rows,
-// rather than by computing a role on every space of the organization for every row of the list). And the
+// rather than by computing a role on every space of the organization for every row of the list); a long
+// page looks each row's reached spaces up in the viewer's sight, computed once (viewerSightTable). And the
 // role on each space of a list's page (spaceRoleOnRows), with what it looks up read once per statement.
 import { sql, type SQL } from 'drizzle-orm';
 import { unlessAdmin } from './granted-organization-role.js';
@@ -106,27 +107,6 @@ export function teamSpaceCount(organizationId: SQL, teamId: SQL, viewerId: strin
 }
 
 /**
- * The organization's live spaces the viewer can see (every one for a null viewer: an installation), as rows
- * `v`: what follows a FROM. The viewer's sight is memberSees' (their role read from their membership: a
- * disabled member, or none, sees nothing), so no role is computed per space.
- */
-function visibleSpaces(organizationId: string, viewerId: string | null): SQL {
-  const live = sql`v.organization_id = ${organizationId} AND v.deleted_at IS NULL`;
-  if (viewerId === null) return sql`spaces v WHERE ${live}`;
-  return sql`spaces v JOIN members vm ON vm.organization_id = v.organization_id AND vm.user_id = ${viewerId} AND NOT vm.disabled
-    WHERE ${live} AND ${memberSees(organizationId, viewerId, sql`vm.role`, 'v') ?? sql`true`}`;
-}
-
-/**
- * teamSpaceCount for the rows of a list's page whose statement joins viewerSightTable: the same number, the
- * team's reached spaces looked up in the viewer's sight rather than read one by one with the viewer's role
- * computed on each. A single team's read keeps teamSpaceCount.
- */
-export function teamSpaceCountInSight(organizationId: string, teamId: SQL): SQL<number> {
-  return sql<number>`(SELECT count(*) FROM ${reachedIds(teamGrants(sql`${organizationId}`, teamId))} r(id) WHERE viewer_sight.spaces ? r.id)`;
-}
-
-/**
  * The space rows `s` the viewer can see too, as a join and a condition (nothing for a null viewer: an
  * installation, which sees every space). Disabled members see nothing. An admin viewer sees every live
  * space (space_role_of is 'admin' for them on each): said first, so that for them the role is not
@@ -159,11 +139,23 @@ export function memberSpaceCount(organizationId: string, viewerId: string | null
 
 /**
  * The page size from which a list of members or teams counts its rows' spaces in the viewer's sight
- * (viewerSightTable) rather than space by space: the sight costs about 1 ms at 1,000
- * spaces whatever the page, and saves 0.01-0.03 ms a row (side by side at 100,000 pages: a page of 100
- * members 15.1 -> 13.4 ms, of 10 members 7.8 -> 8.7 ms), so a shorter page counts row by row.
+ * (viewerSightTable) rather than space by space: the sight costs about 1 ms at 1,000 spaces whatever the
+ * page, and saves 0.01-0.03 ms a row (side by side at 100,000 pages: a page of 100 members 15.1 -> 13.4 ms,
+ * of 10 members 7.8 -> 8.7 ms), so a shorter page counts row by row.
  */
 export const SIGHT_FROM_ROWS = 32;
+
+/**
+ * The organization's live spaces the viewer can see (every one for a null viewer: an installation), as rows
+ * `v`: what follows a FROM. The viewer's sight is memberSees' (their role read from their membership: a
+ * disabled member, or none, sees nothing), so no role is computed per space.
+ */
+function visibleSpaces(organizationId: string, viewerId: string | null): SQL {
+  const live = sql`v.organization_id = ${organizationId} AND v.deleted_at IS NULL`;
+  if (viewerId === null) return sql`spaces v WHERE ${live}`;
+  return sql`spaces v JOIN members vm ON vm.organization_id = v.organization_id AND vm.user_id = ${viewerId} AND NOT vm.disabled
+    WHERE ${live} AND ${memberSees(organizationId, viewerId, sql`vm.role`, 'v') ?? sql`true`}`;
+}
 
 /**
  * The viewer's sight of the organization's live spaces, as a one-row table a list of members or teams joins
@@ -193,6 +185,15 @@ export function memberSpaceCountInSight(organizationId: string, userId: SQL, rol
     ELSE (CASE WHEN ${role} IS NOT NULL THEN viewer_sight.admitted ELSE 0 END)
       + (SELECT count(*) FROM ${reached} r(id) WHERE viewer_sight.spaces ? r.id AND NOT (${role} IS NOT NULL AND (viewer_sight.spaces ->> r.id)::boolean))
     END)`;
+}
+
+/**
+ * teamSpaceCount for the rows of a list's page whose statement joins viewerSightTable: the same number, the
+ * team's reached spaces looked up in the viewer's sight rather than read one by one with the viewer's role
+ * computed on each. A single team's read keeps teamSpaceCount.
+ */
+export function teamSpaceCountInSight(organizationId: string, teamId: SQL): SQL<number> {
+  return sql<number>`(SELECT count(*) FROM ${reachedIds(teamGrants(sql`${organizationId}`, teamId))} r(id) WHERE viewer_sight.spaces ? r.id)`;
 }
 
 /**
