@@ -2,13 +2,13 @@
 // both sides (conflicts without force, a merge of changes to different pages, force), operations ordered by
 // timestamp, repositories over the limits, credentials kept out of storage and logs, triggerGitSync, and
 // the refusals of the requests themselves.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import request from 'supertest';
 import { describe, expect, it, vi } from 'vitest';
-import { contentRevisions, jobs, spaces } from '../server/db/schema/index.js';
+import { blobs, contentRevisions, jobs, spaces } from '../server/db/schema/index.js';
 import { loadConfig } from '../server/config.js';
 import { defaultRepositoryLimits, GIT_SYNC } from '../server/git-sync/sync.job.js';
 import { startJobs } from '../server/jobs/start.js';
@@ -177,6 +177,9 @@ describe('git sync: order, limits and credentials', () => {
     });
     expect(download.status).toBe(200);
     expect((download.body as Buffer).equals(gif)).toBe(true);
+    // Its Git id, seen in the repository's tree, is recorded on its blob: an export names it without hashing it again.
+    const [blob] = await h.current.db.select({ gitOid: blobs.gitOid }).from(blobs).where(eq(blobs.sha256, createHash('sha256').update(gif).digest('hex')));
+    expect(blob).toEqual({ gitOid: createHash('sha1').update(`blob ${gif.length}\0`).update(gif).digest('hex') });
   });
 
   it('the server takes the limits from its configuration (GIT_SYNC_*): a started job runner refuses a repository over them', async () => {

@@ -13,7 +13,7 @@ import { stableJson } from '../content/block-keys.js';
 import { mergeContent } from '../content/merge.js';
 import type { RevisionContent } from '../content/revision-content.js';
 import { insertRevision, loadRevision, type RevisionGit, type StoredRevision } from '../content/revisions.store.js';
-import { changeRequests, contentFiles, contentRevisions, spaces, users } from '../db/schema/index.js';
+import { blobs, changeRequests, contentFiles, contentRevisions, spaces, users } from '../db/schema/index.js';
 import type { Db } from '../db/client.js';
 import { Conflict as MergeConflict } from '../errors.js';
 import { publish } from '../events/domain-events.js';
@@ -34,15 +34,16 @@ async function fileBlobsOf(db: Db, spaceId: string, content: RevisionContent, cu
   const out = new Map<string, SpaceBlob>();
   for (const f of merged ? content.files : []) {
     const asset = merged!.assets.get(merged!.imported.paths.get(f.id) ?? '');
-    if (merged!.imported.fileBytes.has(f.id) && before.get(f.id) !== stableJson(f) && asset?.sha256) out.set(f.id, { sha256: asset.sha256, size: asset.size });
+    if (merged!.imported.fileBytes.has(f.id) && before.get(f.id) !== stableJson(f) && asset?.sha256) out.set(f.id, { sha256: asset.sha256, size: asset.size, gitOid: asset.oid });
   }
   const ids = content.files.map((f) => f.id).filter((id) => !out.has(id));
   if (ids.length === 0) return out;
   const rows = await db
-    .select({ fileId: contentFiles.fileId, sha256: contentFiles.sha256, size: contentFiles.size })
+    .select({ fileId: contentFiles.fileId, sha256: contentFiles.sha256, size: contentFiles.size, gitOid: blobs.gitOid })
     .from(contentFiles)
+    .leftJoin(blobs, eq(blobs.sha256, contentFiles.sha256))
     .where(and(eq(contentFiles.spaceId, spaceId), inArray(contentFiles.fileId, ids)));
-  for (const r of rows) out.set(r.fileId, { sha256: r.sha256, size: r.size });
+  for (const r of rows) out.set(r.fileId, { sha256: r.sha256, size: r.size, gitOid: r.gitOid });
   return out;
 }
 

@@ -2,13 +2,17 @@
 // from placeholders, each file's Git id is hashed from the store's stream, and the push streams from the
 // store the bytes of those the branch does not hold: no file is ever held whole, whatever its size.
 import { createHash } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
 import { openBlob } from '../blobs/blobs.js';
 import type { Db } from '../db/client.js';
+import { blobs } from '../db/schema/index.js';
 
 /** A file's bytes in the file store. */
 export interface SpaceBlob {
   sha256: string;
   size: number;
+  /** Their Git id, when an import recorded it (recordGitIds). */
+  gitOid?: string | null;
 }
 
 export interface AssetsToWrite {
@@ -29,15 +33,32 @@ export function placeholdersOf(blobs: Map<string, SpaceBlob>): Map<string, Uint8
 const known = new Map<string, string>();
 const KNOWN_MAX = 20_000;
 
+function remember(sha256: string, oid: string): void {
+  if (known.size >= KNOWN_MAX) known.delete(known.keys().next().value!);
+  known.set(sha256, oid);
+}
+
+/** A blob's Git id: recorded at its import, or hashed in this process before, else hashed from its bytes. */
 async function gitIdOf(db: Db, blob: SpaceBlob): Promise<string> {
-  const hit = known.get(blob.sha256);
+  const hit = blob.gitOid ?? known.get(blob.sha256);
   if (hit) return hit;
   const hash = createHash('sha1').update(`blob ${blob.size}\0`);
   for await (const chunk of await openBlob(db, blob.sha256)) hash.update(chunk as Buffer);
   const oid = hash.digest('hex');
-  if (known.size >= KNOWN_MAX) known.delete(known.keys().next().value!);
-  known.set(blob.sha256, oid);
+  remember(blob.sha256, oid);
   return oid;
+}
+
+/**
+ * Records on their blobs the Git ids a Git Sync read saw (sha256 → the Git id of the same bytes, from the
+ * repository's tree): an export then names those files without reading 500 MB of assets back to hash them
+ * (2.5 s of a 500 MB export, bench/git-sync.ts). A blob keeps the first id recorded: the same bytes have one.
+ */
+export async function recordGitIds(db: Db, ids: Map<string, string>): Promise<void> {
+  for (const [sha256, oid] of ids) {
+    await db.update(blobs).set({ gitOid: oid }).where(and(eq(blobs.sha256, sha256), isNull(blobs.gitOid)));
+    remember(sha256, oid);
+  }
 }
 
 /** The Git ids of the files written at `paths` (file id → path), and where their bytes are. */

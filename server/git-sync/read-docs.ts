@@ -10,6 +10,7 @@ import { BlobTooLarge, putBlobStream, putSpooledBlob } from '../blobs/blobs.js';
 import type { Db } from '../db/client.js';
 import { assetTooLarge, CONFIG_FILE, formatLimits, joinPath, readConfig, RepositoryFormatError, type RepositoryFiles } from './format/index.js';
 import { ASSETS_DIR } from './format/layout.js';
+import { recordGitIds } from './files.js';
 import type { TreeFile, WorkRepository } from './work-repository.js';
 
 /** An asset read from the repository: its size and dimensions, and (stored) the blob holding its bytes. */
@@ -18,6 +19,8 @@ export interface RepositoryAsset {
   dimensions?: { width: number; height: number };
   /** The file store's name of its bytes; absent for a file not stored (not an asset, or over the cap). */
   sha256?: string;
+  /** Its Git id in the repository (of a stored asset: recorded on its blob, recordGitIds). */
+  oid?: string;
 }
 
 export interface DocsRead {
@@ -85,7 +88,8 @@ export async function readDocs(db: Db, repo: WorkRepository, tree: Map<string, T
       throw err;
     }
     const dimensions = dimensionsOf(stored.head);
-    assets.set(path, { size: stored.size, sha256: stored.sha256, ...(dimensions && { dimensions }) });
+    assets.set(path, { size: stored.size, sha256: stored.sha256, oid, ...(dimensions && { dimensions }) });
   }
+  await recordGitIds(db, new Map([...assets.values()].flatMap((a) => (a.sha256 && a.oid ? [[a.sha256, a.oid]] : []))));
   return { files, assets };
 }

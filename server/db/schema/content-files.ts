@@ -34,10 +34,16 @@ export const blobs = pgTable(
     /** Last write or reference: the collector leaves a blob alone until its grace period after this. */
     touchedAt: timestamp('touched_at', { withTimezone: true, mode: 'date' }).notNull(),
     createdAt: createdAt(),
+    /**
+     * The bytes' Git id (sha1 of `blob <size>\0` and the bytes), when a Git Sync import stored them and so saw
+     * it: an export names the file by it without reading the bytes back to hash them (server/git-sync/files.ts).
+     */
+    gitOid: text('git_oid'),
   },
   (t) => [
     check('blobs_backend_check', sql.raw(`backend IN (${oneOf(blobBackends)})`)),
     check('blobs_sha256_check', sql`${t.sha256} ~ '^[0-9a-f]{64}$'`),
+    check('blobs_git_oid_check', sql`${t.gitOid} ~ '^[0-9a-f]{40}$'`),
     index('blobs_touched_idx').on(t.touchedAt),
   ],
 );
