@@ -51,6 +51,8 @@ export default defineConfig({
     // The JSON report is what CI counts (`.ci/run` prints its totals); VITEST_JSON moves it (two runs side by side).
     reporters: ['default', ['json', { outputFile: process.env.VITEST_JSON ?? 'test-results/vitest.json' }]],
     globalSetup: ['test/support/global-setup.ts'],
+    // Closes the servers `send` listened on for the file's apps (test/support/listening.ts).
+    setupFiles: ['test/support/setup-file.ts'],
     // Vitest's default (one worker less than the cores) is a single worker on a 2-core machine, leaving a
     // core idle while the worker waits on its database: two files at a time nearly halve the suite there.
     maxWorkers: Math.max(2, availableParallelism() - 1),

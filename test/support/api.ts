@@ -4,6 +4,7 @@ import { appendFileSync } from 'node:fs';
 import type { App } from '../../server/app.js';
 import request from 'supertest';
 import { expect } from 'vitest';
+import { serverOf } from './listening.js';
 import { operationsLog } from './paths.js';
 import { findOperation, responseProblems } from './spec.js';
 
@@ -29,7 +30,7 @@ interface Options {
 
 /** Sends one request to the app and fails the test when the response breaks the spec. */
 export async function send(app: App, method: Method, path: string, options: Options = {}): Promise<ApiResponse> {
-  let req = request(app)[method](path);
+  let req = request(serverOf(app))[method](path);
   if (options.token) req = req.set('Authorization', `Bearer ${options.token}`);
   for (const [name, value] of Object.entries(options.headers ?? {})) req = req.set(name, value);
   if (options.query) req = req.query(options.query);

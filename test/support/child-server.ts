@@ -2,10 +2,12 @@
 // started on a port of its own with a given DATA_DIR or DATABASE_URL, killed or stopped like an operator
 // would, its output kept for the assertions.
 //
-// Two things keep the many starts of these tests cheap, each saving seconds a start on this machine:
-// the server runs from its esbuild bundle (scripts/source-bundle.mjs, as `npm run mock` does) instead of
-// module by module under tsx, and an empty DATA_DIR is first filled with the suite's migrated PGlite
-// template (test/support/global-setup.ts) instead of running initdb and every migration in WebAssembly.
+// Three things keep the many starts of these tests cheap: the server runs from its esbuild bundle
+// (scripts/source-bundle.mjs, as `npm run mock` does) instead of module by module under tsx, and an empty
+// DATA_DIR is first filled with the suite's migrated PGlite template (test/support/global-setup.ts) instead of
+// running initdb and every migration in WebAssembly, each saving seconds a start on this machine; and Node's
+// compile cache (NODE_COMPILE_CACHE, beside the bundle's cache) keeps the bytecode of the bundle and of the
+// packages it loads from one start to the next: 3.1 s to listening instead of 4.0 s, under load.
 // `{ freshDataDir: true }` leaves an empty folder empty, for the test of a first start.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -17,6 +19,8 @@ import { expectDocumentedAnswer } from './api.js';
 import { recordChildOutput, recordToken } from './suite-log.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
+// Node keeps a folder per Node version inside, so the passes on Node 22 and 26 never share one.
+const compileCache = path.join(root, 'node_modules/.cache/docs-workspace-api/compile-cache');
 export const CHILD_TOKEN = 'operating-test-token-0123456789';
 
 export interface ChildServer {
@@ -74,6 +78,7 @@ async function startOnce(
       LOG_LEVEL: 'info',
       // The operating tests send thousands of requests with one token; those about the limit set their own.
       RATE_LIMIT_PER_MINUTE: '1000000',
+      NODE_COMPILE_CACHE: compileCache,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
