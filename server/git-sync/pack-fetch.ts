@@ -68,6 +68,9 @@ export async function fetchPack(target: FetchTarget, commit: string, packPath: s
     // A write still in flight fails once the stream is destroyed: this failure is already thrown (spool.ts).
     out.on('error', () => {});
     out.destroy();
+    // Closed before the failure is told: the operation then removes its folder, which a pack file still being
+    // opened (the fetch runs in a thread of its own: pack-thread.ts) would fill again (ENOTEMPTY).
+    if (!out.closed) await once(out, 'close');
     if (err instanceof OutboundTooLarge || (err as Error).cause instanceof OutboundTooLarge) throw tooLarge(limits);
     throw err;
   }
