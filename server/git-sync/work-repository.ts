@@ -59,7 +59,9 @@ export async function withWorkRepository<T>(remote: Remote, limits: RepositoryLi
     return await work(repo);
   } finally {
     await repo.close();
-    await rm(dir, { recursive: true, force: true });
+    // Retried: a file the pack thread closes late (a failed fetch's) would otherwise fail the removal with
+    // ENOTEMPTY, which then stood in for the operation's own outcome.
+    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
   }
 }
 
