@@ -19,9 +19,9 @@ export function spaceCounts(): SQL<SpaceCounts> {
     FROM change_requests x WHERE x.space_id = "spaces"."id")`.mapWith(countsOf);
 }
 
-/** The counters from the array spaceCounts reads: parsed by the driver, or JSON when attached to a grant's statement. */
+/** The counters from the array spaceCounts reads (parsed by either driver, or JSON when attached to a grant's statement). */
 function countsOf(value: unknown): SpaceCounts {
-  const [changeRequests, changeRequestsOpen, changeRequestsDraft, comments] = (typeof value === 'string' ? value.slice(1, -1).split(',') : (value as unknown[])).map(Number);
+  const [changeRequests, changeRequestsOpen, changeRequestsDraft, comments] = (value as number[]).map(Number);
   return { changeRequests, changeRequestsOpen, changeRequestsDraft, comments };
 }
 

@@ -47,12 +47,13 @@ export function membersPageSelects(ctx: Ctx, organizationId: string, query: List
       : ctx.db.select({ n: count() }).from(members).innerJoin(users, eq(users.id, members.userId)).where(where);
   // A long page counts its members' spaces in the viewer's sight, joined once (space-reach.ts).
   const inSight = page.fetch >= SIGHT_FROM_ROWS;
+  const viewer = viewerOf(ctx.caller);
   const select = ctx.db
-    .select({ ...memberFields(organizationId, viewerOf(ctx.caller), inSight), total: totalField(total) })
+    .select({ ...memberFields(organizationId, viewer, inSight), total: totalField(total) })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
     .$dynamic();
-  const rows = (inSight ? select.crossJoin(viewerSightTable(organizationId, viewerOf(ctx.caller))) : select)
+  const rows = (inSight ? select.crossJoin(viewerSightTable(organizationId, viewer)) : select)
     .where(and(where, page.condition))
     .orderBy(...page.orderBy)
     .limit(literalLimit(page.fetch));
