@@ -138,6 +138,8 @@ export function createDocsApi(options: DocsApiOptions = {}): DocsApi {
       stopTimeoutMs: config.shutdownTimeoutMs,
       // Under the DATA_DIR lock no other process can hold a job: a `running` one is a crashed start's.
       soleProcess: config.storage.kind === 'pglite',
+      // PGlite runs no autovacuum: the job stands in for it. PostgreSQL's own does the work there.
+      vacuum: config.storage.kind === 'pglite',
     });
     // Counts shared through PostgreSQL by every process; on PGlite (one process) in memory.
     const rateLimiter =
