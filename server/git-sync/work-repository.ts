@@ -10,12 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
 import type { Spooled } from '../blobs/spool.js';
+import type { AssetSource } from './files.js';
 import { blobStore } from '../blobs/store.js';
 import { guardedHttp, RepositoryTooLarge } from './git-http.js';
 import { commitObject, objectId, treeObject, type GitObject } from './git-objects.js';
-import { packStream, pushPack, type PackObject } from './pack-push.js';
+import { packStream, pushPack } from './pack-push.js';
+import { packObjectOf, type PushObject } from './pack-push-job.js';
 import { PackReader, type ObjectType } from './pack-reader.js';
-import { fetchAndIndexInThread } from './pack-thread.js';
+import { fetchAndIndexInThread, pushInThread } from './pack-thread.js';
 
 export { RepositoryTooLarge };
 
@@ -280,28 +282,37 @@ export class WorkRepository {
   /**
    * Pushes `commit` to the branch `ref` (a fast-forward of its head `old`, or its creation); throws when the
    * server refuses it. The pack holds the commit and the trees and files the fetched commit does not:
-   * those written here (loose objects), and `streamed` ones (id → its bytes where they are kept).
+   * those written here, and `streamed` ones (id → its bytes where they are kept). When each of those is a
+   * file on this machine (the folder file store), the pack is written and sent in the pack thread
+   * (pack-thread.ts says why); else here, streamed from the file store.
    */
-  async push(commit: string, ref: string, old: string | undefined, streamed: Map<string, { size: number; bytes: () => AsyncIterable<Uint8Array> }>): Promise<void> {
-    const objects: PackObject[] = [];
+  async push(commit: string, ref: string, old: string | undefined, streamed: Map<string, AssetSource>): Promise<void> {
+    // An asset the pack thread cannot read (not a file here) is streamed from the file store on this thread.
+    const objects: (PushObject | { type: 'blob'; size: number; source: AssetSource })[] = [];
     const seen = new Set<string>();
     const add = async (oid: string): Promise<void> => {
       if (seen.has(oid) || this.has(oid)) return;
       seen.add(oid);
       const big = streamed.get(oid);
       if (big) {
-        objects.push({ type: 'blob', size: big.size, bytes: big.bytes });
+        objects.push(big.file ? { type: 'blob', size: big.size, path: big.file } : { type: 'blob', size: big.size, source: big });
         return;
       }
       const own = this.written.get(oid);
       if (!own) throw new Error(`The commit to push names ${oid}, which neither the fetched commit nor this export holds`);
       const { type, bytes: object } = own;
-      objects.push({ type, size: object.byteLength, bytes: async function* () { yield object; } });
+      objects.push({ type, size: object.byteLength, bytes: object });
       if (type === 'commit') await add(/^tree ([0-9a-f]{40})$/m.exec(Buffer.from(object).toString('utf8'))![1]!);
       if (type === 'tree') for (const entry of treeEntries(Buffer.from(object))) if (entry.mode !== '160000') await add(entry.oid);
     };
     await add(commit);
-    await pushPack(this.remote, ref, old, commit, packStream(objects), this.outbound);
+    const files = objects.filter((object): object is PushObject => !('source' in object));
+    if (files.length === objects.length) {
+      await pushInThread({ target: this.remote, ref, old, commit, objects: files, limits: this.outbound });
+      return;
+    }
+    const pack = objects.map((object) => ('source' in object ? { type: object.type, size: object.size, bytes: object.source.bytes } : packObjectOf(object)));
+    await pushPack(this.remote, ref, old, commit, packStream(pack), this.outbound);
   }
 
   /** Points the branch `ref` at a commit the server already has (a new branch at the last sync's commit). */
