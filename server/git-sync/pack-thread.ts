@@ -10,7 +10,8 @@
 // then "[IncrementalMarking] Start (task)" at once; docs/benchmarks.md). V8's rule holds in a thread too,
 // but there it marks the thread's 12 MB heap (about 15 ms each), and the server's thread, whose own flags
 // stay as they are, ran 7 during the import. A push is the same work the other way (500 MB read, deflated
-// in stored blocks, hashed, sent): on the server's thread the collector took 3.7 s of its 9.3 s.
+// in stored blocks, hashed, sent): with it on the server's thread, the collector took 3.7 s of the 9.3 s a 500 MB
+// export kept that thread busy.
 import { rm } from 'node:fs/promises';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
 import type { Spooled } from '../blobs/spool.js';
