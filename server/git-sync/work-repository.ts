@@ -3,15 +3,15 @@
 // disk as it arrives and indexed, in a thread of their own (pack-thread.ts), then read from there
 // (pack-reader.ts): an import reads its tree, an export writes one commit on top of it (the new commit,
 // trees and pages made in memory, git-objects.ts) and pushes a pack of what the server lacks, streamed
-// into the request as it is written (pack-push.ts). No `git` binary; every request goes through the outbound guard (public addresses, a
-// deadline, a cap on the bytes of each answer).
+// into the request as it is written (pack-push.ts). No `git` binary; every request goes through the
+// outbound guard (public addresses, a deadline, a cap on the bytes of each answer).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
 import type { Spooled } from '../blobs/spool.js';
-import type { AssetSource } from './files.js';
 import { blobStore } from '../blobs/store.js';
+import type { AssetSource } from './files.js';
 import { guardedHttp, RepositoryTooLarge } from './git-http.js';
 import { commitObject, objectId, treeObject, type GitObject } from './git-objects.js';
 import { packStream, pushPack } from './pack-push.js';
