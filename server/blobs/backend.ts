@@ -26,6 +26,8 @@ export interface BlobBackend {
   delete(db: Db, sha256: string): Promise<void>;
   /** Resolves when the backend answers (readiness); throws why it does not. */
   check(db: Db): Promise<void>;
+  /** The file on this machine holding the bytes, for a backend that keeps them so (a folder): another thread reads it directly (the Git push, server/git-sync/pack-thread.ts). */
+  filePath?(sha256: string): string;
   /** A URL anyone may GET the bytes from for a short while, with the given response headers; undefined when the backend has none. */
   presign?(sha256: string, headers: { contentType: string; contentDisposition: string }): Promise<string | undefined>;
 }

@@ -5,6 +5,7 @@
 // The row comes first so the collector knows of every byte written, and touching it holds the collector
 // off (it deletes only blobs untouched for its grace period, under the row's lock): bytes that a write
 // found already stored are never deleted under it. File rows refer to blobs by foreign key.
+import { access, constants } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
@@ -123,6 +124,15 @@ export async function openBlob(db: Db, sha256: string, range?: ByteRange): Promi
     }
   }
   throw new BlobMissing(`no blob ${sha256}`);
+}
+
+/** The file holding the bytes of `sha256` when its backend keeps them in one on this machine (a folder) and it is there; else undefined (read them with openBlob). */
+export async function blobFilePath(db: Db, sha256: string): Promise<string | undefined> {
+  const file = (await rowOf(db, sha256))?.backend.filePath?.(sha256);
+  return file && (await access(file, constants.R_OK).then(
+    () => file,
+    () => undefined,
+  ));
 }
 
 /** The whole of a blob in memory: for the Git export, whose library writes blobs from buffers. */

@@ -40,6 +40,7 @@ export function folderBackend(dir: string): BlobBackend {
       }
       return createReadStream(file, range && { start: range.start, end: range.end });
     },
+    filePath: pathOf,
     async delete(_db, sha256) {
       await rm(pathOf(sha256), { force: true }).catch(unavailable);
     },

@@ -1,9 +1,10 @@
 // The space's files in an export: their bytes stay in the file store. The format writer lays them out
 // from placeholders, each file's Git id is hashed from the store's stream, and the push streams from the
-// store the bytes of those the branch does not hold: no file is ever held whole, whatever its size.
+// store the bytes of those the branch does not hold (or the pack thread reads the store's files, where it
+// keeps them in a folder): no file is ever held whole, whatever its size.
 import { createHash } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
-import { openBlob } from '../blobs/blobs.js';
+import { blobFilePath, openBlob } from '../blobs/blobs.js';
 import type { Db } from '../db/client.js';
 import { blobs } from '../db/schema/index.js';
 
@@ -18,8 +19,15 @@ export interface SpaceBlob {
 export interface AssetsToWrite {
   /** Repository path → Git id of the file written there. */
   oids: Map<string, string>;
-  /** Git id → the file's size and its bytes, streamed from the file store (for the push). */
-  sources: Map<string, { size: number; bytes: () => AsyncIterable<Uint8Array> }>;
+  /** Git id → the file's size and its bytes, streamed from the file store (for the push), or the file holding them (blobFilePath). */
+  sources: Map<string, AssetSource>;
+}
+
+export interface AssetSource {
+  size: number;
+  bytes: () => AsyncIterable<Uint8Array>;
+  /** The file on this machine holding the bytes (the folder file store), which another thread may read. */
+  file?: string;
 }
 
 const PLACEHOLDER = new Uint8Array(0);
@@ -69,8 +77,10 @@ export async function assetsToWrite(db: Db, paths: Map<string, string>, blobs: M
     if (path === undefined) continue;
     const oid = await gitIdOf(db, blob);
     out.oids.set(path, oid);
+    const file = await blobFilePath(db, blob.sha256);
     out.sources.set(oid, {
       size: blob.size,
+      ...(file && { file }),
       bytes: async function* () {
         yield* (await openBlob(db, blob.sha256)) as AsyncIterable<Uint8Array>;
       },

@@ -1,12 +1,12 @@
 // A push over smart HTTP (protocol v0, `git-receive-pack`): the objects the server lacks written as a pack
-// to a file one at a time (each deflated as its bytes stream from where they are: the work repository, or
-// the file store for an asset), then the file sent as the request's body as it is read. The server's
-// report (`report-status`) says whether it took the branch.
+// one at a time (each deflated as its bytes stream from where they are: the export's memory, or the file
+// store for an asset), straight into the request's body as the socket takes it. It was written to a file
+// first and the file sent after: 500 MB written and read again, and the Git server's work on the pack
+// (inflating and hashing every object) could only start once all of it was written. The server's report
+// (`report-status`) says whether it took the branch.
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import { createDeflate, deflateSync } from 'node:zlib';
 import { outboundSend, OutboundTooLarge, type OutboundLimits } from '../http/outbound.js';
 import { RepositoryTooLarge } from './git-http.js';
@@ -24,6 +24,12 @@ const CODES: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 
 const ZERO = '0'.repeat(40);
 /** Objects up to this size are deflated in one call. */
 const SMALL_BYTES = 256 * 1024;
+
+/**
+ * The size of the chunks a large object is deflated into: zlib's default, 16 KiB, made 32,000 chunks
+ * (each a Buffer, a callback and a write) of a 500 MB push.
+ */
+const DEFLATED_CHUNK_BYTES = 256 * 1024;
 
 /** How much of a larger object is deflated first, to judge whether its bytes compress. */
 const SAMPLE_BYTES = 64 * 1024;
@@ -69,72 +75,68 @@ function objectHeader(type: ObjectType, size: number): Buffer {
   return Buffer.from(bytes);
 }
 
-/** Writes `objects` as a pack to `path`. */
-export async function writePack(path: string, objects: PackObject[]): Promise<void> {
-  const out = createWriteStream(path);
+/** The bytes of a pack of `objects`, each object deflated as its bytes are read, as the consumer takes them. */
+export async function* packStream(objects: PackObject[]): AsyncGenerator<Buffer> {
   const hash = createHash('sha1');
-  const write = async (chunk: Buffer) => {
+  const out = (chunk: Buffer) => {
     hash.update(chunk);
-    if (!out.write(chunk)) await once(out, 'drain');
+    return chunk;
   };
-  try {
-    const head = Buffer.alloc(12);
-    head.write('PACK', 0, 'ascii');
-    head.writeUInt32BE(2, 4);
-    head.writeUInt32BE(objects.length, 8);
-    await write(head);
-    for (const object of objects) {
-      await write(objectHeader(object.type, object.size));
-      if (object.size <= SMALL_BYTES) {
-        // A page or a tree: deflated at once (a stream each would cost more than the bytes).
-        const chunks: Uint8Array[] = [];
-        for await (const chunk of object.bytes()) chunks.push(chunk);
-        const bytes = Buffer.concat(chunks);
-        if (bytes.length !== object.size) throw new Error(`An object to push holds ${bytes.length} bytes, not the ${object.size} it was listed with`);
-        await write(deflateSync(bytes, { level: 1 }));
-        continue;
-      }
-      const { sample, head, rest } = await sampled(object.bytes());
-      const deflate = createDeflate({ level: levelFor(sample) });
-      const feeding = (async () => {
-        let size = 0;
-        const feed = async (chunk: Uint8Array) => {
-          size += chunk.byteLength;
-          if (!deflate.write(chunk)) await once(deflate, 'drain');
-        };
-        try {
-          for (const chunk of head) await feed(chunk);
-          for (let next = await rest.next(); !next.done; next = await rest.next()) await feed(next.value);
-        } finally {
-          // Closes the source (a file store's stream) however the feeding ends, as a for-await does.
-          await rest.return?.();
-        }
-        deflate.end();
-        if (size !== object.size) throw new Error(`An object to push holds ${size} bytes, not the ${object.size} it was listed with`);
-      })().catch((err: unknown) => {
-        deflate.destroy(err as Error);
-        throw err;
-      });
-      feeding.catch(() => undefined); // reported by the loop below, or awaited after it
-      for await (const chunk of deflate) await write(chunk as Buffer);
-      await feeding;
+  const head = Buffer.alloc(12);
+  head.write('PACK', 0, 'ascii');
+  head.writeUInt32BE(2, 4);
+  head.writeUInt32BE(objects.length, 8);
+  yield out(head);
+  for (const object of objects) {
+    yield out(objectHeader(object.type, object.size));
+    if (object.size <= SMALL_BYTES) {
+      // A page or a tree: deflated at once (a stream each would cost more than the bytes).
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of object.bytes()) chunks.push(chunk);
+      const bytes = Buffer.concat(chunks);
+      if (bytes.length !== object.size) throw new Error(`An object to push holds ${bytes.length} bytes, not the ${object.size} it was listed with`);
+      yield out(deflateSync(bytes, { level: 1 }));
+      continue;
     }
-    out.end(hash.digest());
-    await finished(out);
-  } catch (err) {
-    // A write still in flight fails once the stream is destroyed: this failure is already thrown (as pack-fetch.ts).
-    out.on('error', () => {});
-    out.destroy();
-    throw err;
+    const { sample, head: first, rest } = await sampled(object.bytes());
+    const deflate = createDeflate({ level: levelFor(sample), chunkSize: DEFLATED_CHUNK_BYTES });
+    const feeding = (async () => {
+      let size = 0;
+      const feed = async (chunk: Uint8Array) => {
+        size += chunk.byteLength;
+        if (!deflate.write(chunk)) await once(deflate, 'drain');
+      };
+      try {
+        for (const chunk of first) await feed(chunk);
+        for (let next = await rest.next(); !next.done; next = await rest.next()) await feed(next.value);
+      } finally {
+        // Closes the source (a file store's stream) however the feeding ends, as a for-await does.
+        await rest.return?.();
+      }
+      deflate.end();
+      if (size !== object.size) throw new Error(`An object to push holds ${size} bytes, not the ${object.size} it was listed with`);
+    })().catch((err: unknown) => {
+      deflate.destroy(err as Error);
+      throw err;
+    });
+    feeding.catch(() => undefined); // reported by the loop below, or awaited after it
+    try {
+      for await (const chunk of deflate) yield out(chunk as Buffer);
+    } finally {
+      // The consumer stopped (the request failed): the source is closed with the stream.
+      deflate.destroy();
+    }
+    await feeding;
   }
+  yield hash.digest();
 }
 
-/** Sends the pack at `packPath` to set `ref` from `old` (undefined: a new branch) to `commit`; throws when the server refuses it. */
-export async function pushPack(target: FetchTarget, ref: string, old: string | undefined, commit: string, packPath: string, limits: OutboundLimits): Promise<void> {
+/** Sends `pack` (packStream) to set `ref` from `old` (undefined: a new branch) to `commit`; throws when the server refuses it. */
+export async function pushPack(target: FetchTarget, ref: string, old: string | undefined, commit: string, pack: AsyncIterable<Uint8Array>, limits: OutboundLimits): Promise<void> {
   async function* body(): AsyncGenerator<Uint8Array> {
     yield pktLine(`${old ?? ZERO} ${commit} ${ref}\0report-status agent=git/docs-workspace-api\n`);
     yield Buffer.from(FLUSH);
-    yield* createReadStream(packPath, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>;
+    yield* pack;
   }
   let res;
   try {

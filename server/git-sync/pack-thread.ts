@@ -1,5 +1,6 @@
 // A Git Sync operation's pack is fetched and indexed in a thread of its own (pack-fetch-index.ts), with a
-// small young generation, while the server's thread waits for the index. Why: that work allocates almost
+// small young generation, while the server's thread waits for the index; an export's pack is written and
+// pushed there too when its large objects are files on this machine (pack-push-job.ts). Why: that work allocates almost
 // nothing that lives (its bytes are Buffers outside the heap), and V8 sizes the old generation's room after
 // a full collection from how fast the old generation grew: growing by a few hundred bytes a millisecond,
 // the server's ~90 MB heap gets a limit of 1.1 times its live size plus a semi-space (32 MB by default), a
@@ -8,12 +9,16 @@
 // server's whole heap to find 2-5 MB of garbage (`--trace-gc-verbose`: "factor 1.1 ... speed_ratio=2064",
 // then "[IncrementalMarking] Start (task)" at once; docs/benchmarks.md). V8's rule holds in a thread too,
 // but there it marks the thread's 12 MB heap (about 15 ms each), and the server's thread, whose own flags
-// stay as they are, ran 7 during the import.
+// stay as they are, ran 7 during the import. A push is the same work the other way (500 MB read, deflated
+// in stored blocks, hashed, sent): with it on the server's thread, the collector took 3.7 s of the 9.3 s a 500 MB
+// export kept that thread busy.
 import { rm } from 'node:fs/promises';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
 import type { Spooled } from '../blobs/spool.js';
 import { RepositoryTooLarge } from './git-http.js';
 import type { FetchAndIndex, SpoolFile } from './pack-fetch-index.js';
+import type { PushJob } from './pack-push-job.js';
+import type { JobName } from './pack-thread-jobs.js';
 import type { PackIndex } from './pack-reader.js';
 
 /**
@@ -25,28 +30,28 @@ const YOUNG_GENERATION_MB = 3;
 
 interface Answer {
   id: number;
-  index?: PackIndex<SpoolFile>;
+  result?: unknown;
   error?: { kind: string; message: string };
 }
 
 class PackThread {
   private readonly worker: Worker;
-  private readonly waiting = new Map<number, { resolve: (index: PackIndex<SpoolFile>) => void; reject: (err: Error) => void }>();
+  private readonly waiting = new Map<number, { resolve: (result: unknown) => void; reject: (err: Error) => void }>();
   private nextId = 1;
 
   constructor(onStop: () => void) {
     // The module beside this one, from the sources (.ts, with tsx) or built (.js).
-    const module = new URL(`./pack-fetch-index${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+    const module = new URL(`./pack-thread-jobs${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
     // SHARE_ENV: ALLOW_PRIVATE_FETCH is read at each fetch, as on the server's thread.
     this.worker = new Worker(new URL('./pack-thread-worker.mjs', import.meta.url), { workerData: { module }, env: SHARE_ENV, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     this.worker.unref();
-    this.worker.on('message', ({ id, index, error }: Answer) => {
+    this.worker.on('message', ({ id, result, error }: Answer) => {
       const waiter = this.waiting.get(id);
       if (!waiter) return;
       this.waiting.delete(id);
       if (this.waiting.size === 0) this.worker.unref();
       if (error) waiter.reject(error.kind === 'RepositoryTooLarge' ? new RepositoryTooLarge(error.message) : new Error(error.message));
-      else waiter.resolve(index!);
+      else waiter.resolve(result);
     });
     const stop = (err: Error) => {
       onStop();
@@ -57,12 +62,12 @@ class PackThread {
     this.worker.on('exit', (code) => stop(new Error(`The Git pack thread stopped (${code})`)));
   }
 
-  run(job: FetchAndIndex): Promise<PackIndex<SpoolFile>> {
+  run(name: JobName, job: unknown): Promise<unknown> {
     const id = this.nextId++;
     this.worker.ref();
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ id, job });
+      this.worker.postMessage({ id, name, job });
     });
   }
 }
@@ -72,6 +77,12 @@ let thread: PackThread | undefined;
 /** Fetches and indexes a pack in the thread (started at the first call, kept while the process runs); the spools it made are the caller's. */
 export async function fetchAndIndexInThread(job: FetchAndIndex): Promise<PackIndex<Spooled>> {
   thread ??= new PackThread(() => (thread = undefined));
-  const { objects, kept } = await thread.run(job);
+  const { objects, kept } = (await thread.run('fetchAndIndex', job)) as PackIndex<SpoolFile>;
   return { objects, kept: kept.map(([oid, file]) => [oid, { ...file, head: Buffer.alloc(0), discard: () => rm(file.path, { force: true }) }]) };
+}
+
+/** Writes and sends a push's pack in the thread (see pushJob); throws as pushPack does. */
+export async function pushInThread(job: PushJob): Promise<void> {
+  thread ??= new PackThread(() => (thread = undefined));
+  await thread.run('pushJob', job);
 }

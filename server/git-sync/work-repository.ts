@@ -1,21 +1,23 @@
 // One Git Sync operation's repository, on a temporary directory of its own under the OS's temp dir, removed
 // when the operation ends whatever the outcome. Only one commit is fetched, at depth 1, its pack written to
 // disk as it arrives and indexed, in a thread of their own (pack-thread.ts), then read from there
-// (pack-reader.ts): an import reads its tree, an export writes one commit on top of it (isomorphic-git
-// writes the new commit, trees and pages as loose objects) and pushes a pack of what the server lacks
-// (pack-push.ts). No `git` binary; every request goes through the outbound guard (public addresses, a
-// deadline, a cap on the bytes of each answer).
+// (pack-reader.ts): an import reads its tree, an export writes one commit on top of it (the new commit,
+// trees and pages made in memory, git-objects.ts) and pushes a pack of what the server lacks, streamed
+// into the request as it is written (pack-push.ts). No `git` binary; every request goes through the
+// outbound guard (public addresses, a deadline, a cap on the bytes of each answer).
 import { mkdtemp, rm } from 'node:fs/promises';
-import * as nodeFs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
 import type { Spooled } from '../blobs/spool.js';
 import { blobStore } from '../blobs/store.js';
+import type { AssetSource } from './files.js';
 import { guardedHttp, RepositoryTooLarge } from './git-http.js';
-import { pushPack, writePack, type PackObject } from './pack-push.js';
+import { commitObject, objectId, treeObject, type GitObject } from './git-objects.js';
+import { packStream, pushPack } from './pack-push.js';
+import { packObjectOf, type PushObject } from './pack-push-job.js';
 import { PackReader, type ObjectType } from './pack-reader.js';
-import { fetchAndIndexInThread } from './pack-thread.js';
+import { fetchAndIndexInThread, pushInThread } from './pack-thread.js';
 
 export { RepositoryTooLarge };
 
@@ -55,7 +57,6 @@ export async function withWorkRepository<T>(remote: Remote, limits: RepositoryLi
   const dir = await mkdtemp(join(tmpdir(), 'git-sync-'));
   const repo = new WorkRepository(dir, remote, limits);
   try {
-    await git.init({ fs: nodeFs, dir, defaultBranch: 'git-sync' });
     return await work(repo);
   } finally {
     await repo.close();
@@ -80,7 +81,8 @@ function treeEntries(bytes: Buffer): { name: string; mode: string; oid: string }
 
 export class WorkRepository {
   private readonly http;
-  private readonly cache = {};
+  /** The objects this operation wrote (an export's pages, trees and commit), by id. */
+  private readonly written = new Map<string, GitObject>();
   private readonly packs: PackReader<Spooled>[] = [];
 
   constructor(
@@ -89,10 +91,6 @@ export class WorkRepository {
     private readonly limits: RepositoryLimits,
   ) {
     this.http = guardedHttp({ timeoutMs: limits.timeoutMs, maxBytes: limits.maxPackBytes });
-  }
-
-  private get common() {
-    return { fs: nodeFs, dir: this.dir, cache: this.cache };
   }
 
   private get outbound() {
@@ -239,8 +237,15 @@ export class WorkRepository {
     return blank === -1 ? '' : text.slice(blank + 2);
   }
 
+  /** Keeps `bytes` as an object of the push to come; its id. */
+  private writeObject(type: ObjectType, bytes: Uint8Array): string {
+    const oid = objectId(type, bytes);
+    this.written.set(oid, { type, bytes });
+    return oid;
+  }
+
   async writeBlob(bytes: Uint8Array): Promise<string> {
-    return git.writeBlob({ ...this.common, blob: bytes });
+    return this.writeObject('blob', bytes);
   }
 
   /** Writes the trees of a flat path → file map; the id of the root tree. */
@@ -260,55 +265,58 @@ export class WorkRepository {
       }
       dir.files.set(parts.at(-1)!, file);
     }
-    const write = async (dir: Dir): Promise<string> => {
-      const tree = [...dir.files].map(([path, f]) => ({ mode: f.mode, path, oid: f.oid, type: 'blob' as const }));
-      for (const [path, sub] of dir.dirs) tree.push({ mode: '040000', path, oid: await write(sub), type: 'tree' as unknown as 'blob' });
-      return git.writeTree({ ...this.common, tree });
+    const write = (dir: Dir): string => {
+      const entries = [...dir.files].map(([name, f]) => ({ name, mode: f.mode, oid: f.oid }));
+      for (const [name, sub] of dir.dirs) entries.push({ name, mode: '40000', oid: write(sub) });
+      return this.writeObject('tree', treeObject(entries));
     };
     return write(root);
   }
 
   /** Writes a commit of `tree` on top of `parent` (none for the first commit of a branch). */
   async writeCommit(tree: string, parent: string | undefined, message: string, author: CommitAuthor, at: Date): Promise<string> {
-    const person = { ...author, timestamp: Math.floor(at.getTime() / 1000), timezoneOffset: 0 };
-    return git.writeCommit({ ...this.common, commit: { tree, parent: parent ? [parent] : [], message, author: person, committer: person } });
+    const person = { ...author, timestamp: Math.floor(at.getTime() / 1000) };
+    return this.writeObject('commit', commitObject(tree, parent ? [parent] : [], person, person, message));
   }
 
   /**
    * Pushes `commit` to the branch `ref` (a fast-forward of its head `old`, or its creation); throws when the
    * server refuses it. The pack holds the commit and the trees and files the fetched commit does not:
-   * those written here (loose objects), and `streamed` ones (id → its bytes where they are kept).
+   * those written here, and `streamed` ones (id → its bytes where they are kept). When each of those is a
+   * file on this machine (the folder file store), the pack is written and sent in the pack thread
+   * (pack-thread.ts says why); else here, streamed from the file store.
    */
-  async push(commit: string, ref: string, old: string | undefined, streamed: Map<string, { size: number; bytes: () => AsyncIterable<Uint8Array> }>): Promise<void> {
-    const objects: PackObject[] = [];
+  async push(commit: string, ref: string, old: string | undefined, streamed: Map<string, AssetSource>): Promise<void> {
+    // An asset the pack thread cannot read (not a file here) is streamed from the file store on this thread.
+    const objects: (PushObject | { type: 'blob'; size: number; source: AssetSource })[] = [];
     const seen = new Set<string>();
-    const loose = async (oid: string): Promise<{ type: ObjectType; object: Uint8Array }> => {
-      const read = await git.readObject({ ...this.common, oid, format: 'content' });
-      return { type: read.type as ObjectType, object: read.object as Uint8Array };
-    };
     const add = async (oid: string): Promise<void> => {
       if (seen.has(oid) || this.has(oid)) return;
       seen.add(oid);
       const big = streamed.get(oid);
       if (big) {
-        objects.push({ type: 'blob', size: big.size, bytes: big.bytes });
+        objects.push(big.file ? { type: 'blob', size: big.size, path: big.file } : { type: 'blob', size: big.size, source: big });
         return;
       }
-      const { type, object } = await loose(oid);
-      objects.push({ type, size: object.byteLength, bytes: async function* () { yield object; } });
+      const own = this.written.get(oid);
+      if (!own) throw new Error(`The commit to push names ${oid}, which neither the fetched commit nor this export holds`);
+      const { type, bytes: object } = own;
+      objects.push({ type, size: object.byteLength, bytes: object });
       if (type === 'commit') await add(/^tree ([0-9a-f]{40})$/m.exec(Buffer.from(object).toString('utf8'))![1]!);
       if (type === 'tree') for (const entry of treeEntries(Buffer.from(object))) if (entry.mode !== '160000') await add(entry.oid);
     };
     await add(commit);
-    const path = join(this.dir, 'push.pack');
-    await writePack(path, objects);
-    await pushPack(this.remote, ref, old, commit, path, this.outbound);
+    const files = objects.filter((object): object is PushObject => !('source' in object));
+    if (files.length === objects.length) {
+      await pushInThread({ target: this.remote, ref, old, commit, objects: files, limits: this.outbound });
+      return;
+    }
+    const pack = objects.map((object) => ('source' in object ? { type: object.type, size: object.size, bytes: object.source.bytes } : packObjectOf(object)));
+    await pushPack(this.remote, ref, old, commit, packStream(pack), this.outbound);
   }
 
   /** Points the branch `ref` at a commit the server already has (a new branch at the last sync's commit). */
   async pushExisting(commit: string, ref: string): Promise<void> {
-    const path = join(this.dir, 'push.pack');
-    await writePack(path, []);
-    await pushPack(this.remote, ref, undefined, commit, path, this.outbound);
+    await pushPack(this.remote, ref, undefined, commit, packStream([]), this.outbound);
   }
 }

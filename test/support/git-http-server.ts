@@ -54,7 +54,8 @@ export interface GitHttpServer {
 
 /**
  * Starts the server on 127.0.0.1 (a loopback address: the API needs ALLOW_PRIVATE_FETCH=true to reach it).
- * `stream`: each answer is passed on as `git http-backend` writes it (as a Git host serves it), not once whole.
+ * `stream`: each request is passed to `git http-backend` as it arrives and each answer passed on as it
+ * writes it (as a Git host serves them), not once whole.
  */
 export async function startGitHttpServer(options: { credentials?: { username: string; password: string }; stream?: boolean } = {}): Promise<GitHttpServer> {
   const root = mkdtempSync(join(tmpdir(), 'git-http-'));
@@ -69,10 +70,8 @@ export async function startGitHttpServer(options: { credentials?: { username: st
       res.writeHead(401, { 'www-authenticate': 'Basic realm="git"' }).end('Authentication required');
       return;
     }
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      const body = Buffer.concat(chunks);
+    /** Runs the CGI on the request's body: the bytes received, or (`stream`) the request itself as it arrives. */
+    const serve = async (body: Buffer | undefined) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       await served.beforeRequest?.(`${url.pathname}${url.search}`);
       const cgi = spawn('git', ['http-backend'], {
@@ -85,7 +84,8 @@ export async function startGitHttpServer(options: { credentials?: { username: st
           PATH_INFO: decodeURIComponent(url.pathname),
           QUERY_STRING: url.search.slice(1),
           CONTENT_TYPE: req.headers['content-type'] ?? '',
-          CONTENT_LENGTH: String(body.length),
+          // Streamed, a chunked request (a push) has no length: the CGI reads its input to the end.
+          ...(body ? { CONTENT_LENGTH: String(body.length) } : req.headers['content-length'] !== undefined && { CONTENT_LENGTH: req.headers['content-length'] }),
           HTTP_CONTENT_ENCODING: req.headers['content-encoding'] ?? '',
           GIT_PROTOCOL: String(req.headers['git-protocol'] ?? ''),
         },
@@ -154,8 +154,18 @@ export async function startGitHttpServer(options: { credentials?: { username: st
       // git http-backend may answer (a refused push) and exit before it has read the whole request body:
       // the write then fails with EPIPE, and the answer it gave is what the client must get.
       cgi.stdin.on('error', () => undefined);
-      cgi.stdin.end(body);
-    });
+      if (body) cgi.stdin.end(body);
+      else req.pipe(cgi.stdin);
+    };
+    if (options.stream) {
+      // As a Git host takes a push: `git receive-pack` reads the pack while the client still sends it.
+      req.pause();
+      void serve(undefined);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => void serve(Buffer.concat(chunks)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

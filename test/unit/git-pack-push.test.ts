@@ -1,11 +1,14 @@
-// The pack a push writes (server/git-sync/pack-push.ts): every object reads back as it was given, a large
+// The pack a push streams (server/git-sync/pack-push.ts), written to a file here: every object reads back as it was given, a large
 // one deflated at the fastest level when its bytes compress and stored when they do not.
 import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { levelFor, writePack, type PackObject } from '../../server/git-sync/pack-push.js';
+import { levelFor, packStream, type PackObject } from '../../server/git-sync/pack-push.js';
 import { PackReader } from '../../server/git-sync/pack-reader.js';
 
 let dir: string;
@@ -29,7 +32,10 @@ function object(bytes: Buffer, chunk: number): PackObject {
   };
 }
 
-describe('writePack', () => {
+/** The pack of `objects` in the file `file`. */
+const writePack = (file: string, objects: PackObject[]) => pipeline(Readable.from(packStream(objects)), createWriteStream(file));
+
+describe('packStream', () => {
   it('stores what does not compress and deflates what does', () => {
     expect(levelFor(randomBytes(64 * 1024))).toBe(0);
     expect(levelFor(Buffer.from('<svg><path d="M0 0 L10 10"/></svg>\n'.repeat(2000)))).toBe(1);
