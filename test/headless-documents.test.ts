@@ -252,7 +252,7 @@ describe('document reads for their reader', () => {
 
   // No scope lets an installation make these reads today; the rule it would read other spaces by is the one a
   // request to each applies (installation-caller.ts), pinned here on the statement run alone (no grant's to join).
-  it('reads the other spaces alone when the grant did not bring them, by the caller\'s rule: a user, an installation', async () => {
+  it('reads the other spaces alone when the grant did not bring them, by the caller\'s rule: a user, an installation, a site token', async () => {
     const { admin, shared, space } = await world();
     const closed = await ok(admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Not covered' }), 201);
     const { reusableContents: [secret] } = await merge(admin, closed.id, [{ operation: 'insert_reusable_content', title: 'Secret', document: { markdown: 'Secret words.' } }]);
@@ -287,9 +287,40 @@ describe('document reads for their reader', () => {
     // Without the scope that reads content, or for another organization's installation: none.
     expect(await as({ spaceSelection: 'all', scopes: ['space:metadata:read'] })).toEqual([]);
     expect(await as({ spaceSelection: 'all', organizationId: (await h.current.newAdmin()).organizationId })).toEqual([]);
+    // A site token: the spaces it names that a site space of its published site has.
+    const site = await newSite(admin, { title: 'Docs', spaces: [space, shared] });
+    await publish(admin, site.id);
+    const token = { siteId: site.id, organizationId: admin.organizationId, spaceIds: [space, shared, closed.id], expiresAt: Date.now() + 60_000 };
+    const bySite = (changed: Partial<typeof token>) => read({ userId: reader.userId, site: { ...token, ...changed } });
+    expect(await bySite({})).toEqual([shared]);
+    expect(await bySite({ spaceIds: [space] })).toEqual([]);
+    expect(await bySite({ expiresAt: Date.now() - 1 })).toEqual([]);
     // A deleted space is not read.
     expect((await admin.api.delete(`/spaces/${closed.id}`)).status).toBe(204);
     expect(await as({ spaceSelection: 'all' })).toEqual([shared]);
+  });
+
+  it('reads 10 other spaces at most: the first met, level by level, each level in the order its documents name them', async () => {
+    const { admin, space } = await world();
+    const others: { space: string; content: string }[] = [];
+    for (let i = 0; i < 12; i++) {
+      const other = await ok(admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: `Other ${i}` }), 201);
+      const { reusableContents: [made] } = await merge(admin, other.id, [{ operation: 'insert_reusable_content', title: `Part ${i}`, document: { markdown: `Part ${i}.` } }]);
+      others.push({ space: other.id, content: made.reusableContent });
+    }
+    // Level 1: the page names 0, then 2..11 (11 spaces, one too many); 1 is named only by 0's content (level 2).
+    const { reusableContents: [wrapper] } = await merge(admin, others[0].space, [
+      { operation: 'insert_reusable_content', title: 'Wrapper', document: { document: { object: 'document', data: {}, nodes: [include(others[1].content, others[1].space)] } } },
+    ]);
+    const named = [include(wrapper.reusableContent, others[0].space), ...others.slice(2).map((o) => include(o.content, o.space))];
+    const { changes } = await merge(admin, space, [{ operation: 'insert_page', title: 'Many', document: { document: { object: 'document', data: {}, nodes: named } } }]);
+    const revision = (await ok(admin.api.get(`/spaces/${space}/content`))).id as string;
+    const ctx = createCtx({ caller: { userId: admin.userId }, db: h.current.db, now: () => new Date(), urls: createUrls(PUBLIC_URL), log: pino({ level: 'silent' }) });
+    const read = [...(await otherSpaceContents(ctx, { row: { id: space } } as SpaceGrant, revision, 'id', changes[0].page.id)).keys()];
+    expect(read).toEqual([others[0].space, ...others.slice(2, 11).map((o) => o.space)]);
+    // The read expands those, and leaves the rest as references.
+    const doc = await ok(admin.api.get(`/spaces/${space}/revisions/${revision}/page/${changes[0].page.id}/document`, { dereferenced: 'true' }));
+    expect(doc.nodes.filter((n: any) => n.type === 'reusable-content').map((n: any) => n.data.ref.space)).toEqual([others[1].space, others[11].space]);
   });
 
   it('through a site token: the visitor\'s claims are evaluated, and a space the site does not publish is not expanded', async () => {
