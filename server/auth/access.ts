@@ -142,13 +142,13 @@ function organizationDecision(
   required: Role | 'guest',
   found: { organization?: OrganizationRow; memberRole: string | null; isMember: boolean; attached?: Record<string, unknown> } | undefined,
 ): OrganizationGrant {
-  // A caller never learns whether another organization exists.
-  if (!found?.isMember || !found.organization) throw new NotFound(`Organization ${organizationId} not found`);
+  // A caller never learns whether another organization exists. (A member's row always has its organization.)
+  if (!found?.isMember) throw new NotFound(`Organization ${organizationId} not found`);
   const role = asRole(found.memberRole);
   if (required !== 'guest' && !atLeast(role, required)) {
     throw new RefusedGrant(`You need the ${required} role in this organization (you have ${role ?? 'guest access'})`, found.attached);
   }
-  return { organization: found.organization, role, ...(found.attached && { attached: found.attached }) };
+  return { organization: found.organization!, role, ...(found.attached && { attached: found.attached }) };
 }
 
 async function organizationGrant(ctx: Ctx, organizationId: string, required: Role | 'guest', siteId?: string, attach?: AttachedRead): Promise<OrganizationGrant> {
@@ -235,12 +235,12 @@ export async function checkAccess(ctx: Ctx, rule: Access, params: Record<string,
  * screen of a site): the site's organization, read with `attach` in one statement, its write made for a member
  * with `required` only. `attached` comes whatever the caller, for the operation to choose its answer's order;
  * `grant()` is the organization grant, as an operation naming that organization would be given it (NotFound,
- * RefusedGrant); undefined `organizationId` when there is no such site.
+ * RefusedGrant); no `grant` when there is no such site.
  */
 export async function siteOrganizationGrant(ctx: Ctx, siteId: string, required: Role | 'guest', attach: AttachedRead) {
   const found = await readSiteOrganizationGrant(ctx.db, siteId, ctx.caller.userId, attach, required);
-  const organizationId = found.organization?.id;
-  return { organizationId, attached: found.attached, grant: () => organizationDecision(organizationId ?? '', required, found) };
+  const organization = found.organization;
+  return { attached: found.attached, grant: organization && (() => organizationDecision(organization.id, required, found)) };
 }
 
 /** A grant on another collection than the operation's (a move's target parent); undefined when not visible. */

@@ -269,13 +269,12 @@ export async function readOrganizationSiteGrant(db: Db, id: string, userId: stri
 
 /**
  * The organization of the site `siteId` with the caller's membership, `attach` and `required` as
- * readOrganizationGrant's; `siteFound` false when there is no such site (then no organization either).
+ * readOrganizationGrant's; no organization when there is no such site (its `attached` comes all the same).
  */
 export async function readSiteOrganizationGrant(db: Db, siteId: string, userId: string, attach: AttachedRead, required: Role | 'guest') {
   const { name, text, params } = withAttached('grant_siteOrganization', siteOrganizationQuery, attach, 3, organizationRuleSql(required, false));
   const [raw] = await directQuery(db, name, text, [siteId, userId, ...params]);
   return {
-    siteFound: raw.site_organization_id !== null,
     organization: raw.site_organization_id === null ? undefined : tableRow(organizations, raw),
     memberRole: raw.member_role as string | null,
     isMember: raw.is_member === true,

@@ -111,7 +111,7 @@ async function readInGrant(ctx: Ctx, name: string, context: Context, selects: Co
   if (context.type === 'configuration_site') {
     const found = await siteOrganizationGrant(ctx, context.siteId, 'admin', read);
     integration.visible(found.attached);
-    if (found.organizationId === undefined) throw new NotFound(`${at}.context.siteId: site ${context.siteId} not found`);
+    if (!found.grant) throw new NotFound(`${at}.context.siteId: site ${context.siteId} not found`);
     attached = found.grant().attached!;
   } else {
     const rule = ruleOf(context);
