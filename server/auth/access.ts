@@ -124,11 +124,12 @@ export function memberBasis(org: OrganizationGrant, inherited?: Inherited): Role
  * see is a 404 first).
  */
 export class RefusedGrant extends Forbidden {
-  constructor(
-    message: string,
-    readonly attached: Record<string, unknown> | undefined,
-  ) {
+  declare readonly attached: Record<string, unknown> | undefined;
+
+  constructor(message: string, attached: Record<string, unknown> | undefined) {
     super(message);
+    // Not enumerable: the row (an integration's script and secrets, say) is never written out with the error.
+    Object.defineProperty(this, 'attached', { value: attached, enumerable: false });
   }
 }
 
