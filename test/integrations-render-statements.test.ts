@@ -122,6 +122,7 @@ describe('renderIntegrationUIWithPost statements', () => {
     const hidden = { status: 404, message: `Integration ${name} not found`, statements: 1 };
     expect(await render(reader, { type: 'configuration_account', organizationId: elsewhere.organizationId })).toEqual(hidden);
     expect(await render(reader, { type: 'configuration_site', siteId: site.body.id })).toEqual(hidden);
+    expect(await render(reader, { type: 'configuration_space', spaceId: await newSpace(elsewhere, 'Elsewhere') })).toEqual(hidden);
     expect(await render(elsewhere, { type: 'configuration_site', siteId: 'site_unknown' })).toEqual(hidden);
     // Seen by its owner: the site's 404 names it; a site of another organization is that organization's 404.
     expect(await render(owner, { type: 'configuration_site', siteId: 'site_unknown' })).toEqual({

@@ -133,7 +133,7 @@ export class RefusedGrant extends Forbidden {
   }
 }
 
-function refuse(what: string, role: Role, rule: { role: Role }, attached: Record<string, unknown> | undefined): never {
+function refuse(what: string, role: Role, rule: { role: Role }, attached?: Record<string, unknown>): never {
   throw new RefusedGrant(`You need the ${rule.role} role on this ${what} (you have ${role})`, attached);
 }
 
@@ -167,7 +167,7 @@ async function organizationSiteGrant(ctx: Ctx, organizationId: string, required:
   const role = asRole(found.memberRole);
   const siteRole = role === 'admin' ? role : strongest(role, asRole(found.siteGranted));
   if (required !== 'guest' && !atLeast(siteRole, required)) {
-    throw new RefusedGrant(`You need the ${required} role on this site (you have ${siteRole ?? 'guest access'})`, found.attached);
+    throw new Forbidden(`You need the ${required} role on this site (you have ${siteRole ?? 'guest access'})`);
   }
   return { organization: found.organization, role, siteRole, ...(found.attached && { attached: found.attached }) };
 }
@@ -216,7 +216,7 @@ export async function checkAccess(ctx: Ctx, rule: Access, params: Record<string,
         if (rule.missing === 'no-content') return { noContent: true };
         throw new NotFound(`Collection ${params.collectionId} not found`);
       }
-      if (!atLeast(grant.role, rule.role)) refuse('collection', grant.role!, rule, grant.attached);
+      if (!atLeast(grant.role, rule.role)) refuse('collection', grant.role!, rule);
       return { grant };
     }
     case 'space': {
