@@ -82,16 +82,15 @@ export const integrationUiOperations = operations({
     responses: { 200: renderOutputResponse },
     errors: [400, 403, 404],
     access: access.caller(),
-    // 1: the grant of the context's space or organization, with the integration, the installation covering
-    // the context and the script's row read in it, and, on the first render of an installation in a process
-    // (or once a held token nears its end), what the script's environment carries written in it for a caller
-    // the rule lets through (the installation's and the integration's tokens, each with its bot user found or
-    // made and the expired ones removed; the integration's signing secret read or made). 2 for a site's
-    // screen (the site's organization is read first, with the integration) and for a caller refused with a 403
-    // (the integration's visibility is read after: an integration they cannot see is a 404 first); 2 also when
-    // the integration changed since this process last read it (its row read again), and when another
-    // installation covers the context than at its last render in this process (its tokens written apart).
-    statements: 2,
+    // 1: the grant of the context's space or organization (a site's screen: of the site's organization, found
+    // from the site in the same statement), with the integration, the installation covering the context and the
+    // script's row read in it (the integration's and its owner's columns when they changed since this process
+    // read them), and what the script's environment carries that this process does not hold for that
+    // installation written in it for a caller the rule lets through (the installation's and the integration's
+    // tokens, each with its bot user found or made and the expired ones removed; the integration's signing
+    // secret read or made). A caller refused with a 403 is answered from it too (an integration they cannot
+    // see is a 404 first).
+    statements: 1,
   },
   renderIntegrationUIWithGet: {
     method: 'get',
@@ -119,6 +118,6 @@ export const integrationUiOperations = operations({
     errors: [400, 403, 404],
     access: access.caller(),
     // As renderIntegrationUIWithPost.
-    statements: 2,
+    statements: 1,
   },
 });

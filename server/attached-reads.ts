@@ -1,5 +1,6 @@
 // What each operation reads in the statement of its grant (server/auth/attached-read.ts), so that the
-// read is one round trip: the content reads attach the revision they show; the other reads of one thing, and
+// read is one round trip: the content reads attach the revision they show (and, for `dereferenced=true`, the
+// other spaces its documents include content of: revisions/other-spaces-attached.ts); the other reads of one thing, and
 // the first pages of lists, attach the selects their handler would run (server/db/attached-select.ts).
 import type { SQL } from 'drizzle-orm';
 import type { OperationId } from '../generated/router.js';
@@ -30,6 +31,7 @@ import { specSelect, specsPageSelects, versionSelect, versionsPageSelects } from
 import { aggregatePageSelects, siteTargetSelect, teamGrantsPageSelects, userGrantsPageSelects } from './permissions/grants.store.js';
 import { organizationSearchRead, spaceSearchRead } from './search/search.js';
 import type { SearchRequest } from './search/search-attached.js';
+import { withOtherSpaces } from './revisions/other-spaces-attached.js';
 import { publishedSiteAttached } from './sites/published.js';
 import { siteWithSignerSelect } from './sites/publishing-auth.js';
 import { siteWithSiteSpaceSelect } from './sites/site-space-customization.js';
@@ -82,16 +84,16 @@ export const attachedReads: Partial<Record<OperationId, AttachedReadOf>> = {
   listFiles: currentRevisionAttached,
   getFileById: currentRevisionAttached,
   getPageById: currentPageAttached,
-  getPageByPath: currentRevisionAttached,
+  getPageByPath: withOtherSpaces(currentRevisionAttached, 'path'),
   getRevisionById: withGit,
   listPagesInRevisionById: withGit,
-  getPageInRevisionById: namedRevisionAttached(true, 'subtree'),
-  getPageInRevisionByPath: withGit,
+  getPageInRevisionById: withOtherSpaces(namedRevisionAttached(true, 'subtree'), 'id'),
+  getPageInRevisionByPath: withOtherSpaces(withGit, 'path'),
   listFilesInRevisionById: withGit,
   getFileInRevisionById: withGit,
-  getPageDocumentInRevisionById: namedRevisionAttached(false, 'page'),
+  getPageDocumentInRevisionById: withOtherSpaces(namedRevisionAttached(false, 'page'), 'id'),
   getReusableContentInRevisionById: withoutGit,
-  getReusableContentDocumentInRevisionById: withoutGit,
+  getReusableContentDocumentInRevisionById: withOtherSpaces(withoutGit, 'none'),
   getDocumentById: documentRevisionAttached,
   // The link lists: the revision they list the links of, and what else each shows.
   listSpacePageBacklinks: currentRevisionAttached,

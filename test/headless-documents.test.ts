@@ -2,9 +2,15 @@
 // with the revision's variables and a site token's claims) and `dereferenced=true` (reusable contents, of
 // other spaces too when the caller may read them).
 import { sql } from 'drizzle-orm';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { createApp } from '../server/app.js';
+import type { SpaceGrant } from '../server/auth/access.js';
+import { createCtx, type Ctx } from '../server/context.js';
+import { otherSpaceContents } from '../server/revisions/other-spaces-attached.js';
+import { createUrls } from '../server/urls.js';
 import { apiClient } from './support/api.js';
-import { useHarness, type Account } from './support/harness.js';
+import { PUBLIC_URL, useHarness, type Account } from './support/harness.js';
 import { publish } from './published-support.js';
 import { enableAdaptiveContent, newSite, signVisitorToken, sitePath } from './sites-support.js';
 import { forgetRevision } from '../server/content/revisions.store.js';
@@ -180,6 +186,141 @@ describe('document reads for their reader', () => {
     const outsider = await h.current.newAdmin();
     await h.current.addMembership(admin.organizationId, outsider.userId, 'read');
     expect(await expanded(outsider, nestedPage)).toEqual([]);
+  });
+
+  // The other spaces are checked and read in the read's own statement (server/revisions/other-spaces-attached.ts):
+  // one statement whatever the page includes, whether this process holds the revision read or not.
+  it('dereferenced=true reads the other spaces in the read\'s one statement, each checked for the caller', async () => {
+    const { admin, shared, space } = await world();
+    const closed = await ok(admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Closed' }), 201);
+    const { reusableContents: [secret] } = await merge(admin, closed.id, [{ operation: 'insert_reusable_content', title: 'Secret', document: { markdown: 'Secret words.' } }]);
+    expect((await admin.api.patch(`/spaces/${closed.id}`, { defaultLevel: null })).status).toBe(200);
+    const legal = (await ok(admin.api.get(`/spaces/${shared}/content`))).reusableContents.find((r: { title: string }) => r.title === 'Legal');
+    const both = [include(legal.id, shared), include(secret.reusableContent, closed.id)];
+    const { changes } = await merge(admin, space, [{ operation: 'insert_page', title: 'Folder', slug: 'folder', document: { markdown: 'Folder.' } }]);
+    const folder = changes[0].page.id as string;
+    const { changes: [inserted] } = await merge(admin, space, [
+      { operation: 'insert_page', title: 'Both', slug: 'both', into: folder, document: { document: { object: 'document', data: {}, nodes: [paragraph(text('Both words.')), ...both] } } },
+    ]);
+    const page = inserted.page.id as string;
+    const revision = (await ok(admin.api.get(`/spaces/${space}/content`))).id as string;
+    // A reusable content including both, in a space of its own (Guides' own reusable contents name no other
+    // space: the page reads find the spaces in the page's Document).
+    const library = await ok(admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Library' }), 201);
+    const { reusableContents: [wrapper] } = await merge(admin, library.id, [
+      { operation: 'insert_reusable_content', title: 'Both', document: { document: { object: 'document', data: {}, nodes: both } } },
+    ]);
+    const libraryRevision = (await ok(admin.api.get(`/spaces/${library.id}/content`))).id as string;
+
+    const seen: { statements?: number } = {};
+    const app = createApp({ db: h.current.db, logger: pino({ level: 'silent' }), publicUrl: PUBLIC_URL, onStatements: (_id, statements) => (seen.statements = statements) });
+    const base = `/spaces/${space}/revisions/${revision}`;
+    const reads: [string, (body: any) => { nodes: any[] }][] = [
+      [`${base}/page/${page}`, (body) => body.document],
+      [`${base}/page/${page}/document`, (body) => body],
+      [`${base}/path/${encodeURIComponent('folder/both')}`, (body) => body.document],
+      [`/spaces/${space}/content/path/${encodeURIComponent('/folder/both/')}`, (body) => body.document],
+      [`/spaces/${library.id}/revisions/${libraryRevision}/reusable-contents/${wrapper.reusableContent}/document`, (body) => body],
+    ];
+    const expanded = async (who: Account, cold = false) => {
+      const found: { read: string; words: string[]; statements?: number }[] = [];
+      for (const [path, documentOf] of reads) {
+        // Nothing held in this process: the statement finds the revision's page itself, by id or path.
+        if (cold) for (const id of [revision, libraryRevision]) forgetRevision(id);
+        seen.statements = undefined;
+        const res = await apiClient(app, who.token).get(path, { dereferenced: 'true' });
+        expect(res.status, path).toBe(200);
+        const doc = documentOf(res.body);
+        found.push({ read: path, words: ['Legal words.', 'Secret words.'].filter((w) => words(doc).includes(w)), statements: seen.statements });
+        // A content the caller cannot read stays a reference to it.
+        const kept = doc.nodes.filter((n: any) => n.type === 'reusable-content').map((n: any) => n.data.ref.space);
+        expect(kept, path).toEqual(found.at(-1)!.words.includes('Secret words.') ? [] : [closed.id]);
+      }
+      return found;
+    };
+    const each = (words: string[]) => reads.map(([read]) => ({ read, words, statements: 1 }));
+    // The admin reads both other spaces; a reader of the organization reads Shared, not Closed.
+    expect(await expanded(admin)).toEqual(each(['Legal words.', 'Secret words.']));
+    const reader = await h.current.newMember(admin.organizationId, 'read');
+    expect(await expanded(reader)).toEqual(each(['Legal words.']));
+    expect(await expanded(reader, true)).toEqual(each(['Legal words.']));
+    // Granted Closed: read in the same one statement.
+    expect((await admin.api.post(`/spaces/${closed.id}/permissions`, { role: 'read', users: [reader.userId] })).status).toBe(204);
+    expect(await expanded(reader)).toEqual(each(['Legal words.', 'Secret words.']));
+    expect(await expanded(reader, true)).toEqual(each(['Legal words.', 'Secret words.']));
+  });
+
+  // No scope lets an installation make these reads today; the rule it would read other spaces by is the one a
+  // request to each applies (installation-caller.ts), pinned here on the statement run alone (no grant's to join).
+  it('reads the other spaces alone when the grant did not bring them, by the caller\'s rule: a user, an installation, a site token', async () => {
+    const { admin, shared, space } = await world();
+    const closed = await ok(admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Not covered' }), 201);
+    const { reusableContents: [secret] } = await merge(admin, closed.id, [{ operation: 'insert_reusable_content', title: 'Secret', document: { markdown: 'Secret words.' } }]);
+    expect((await admin.api.patch(`/spaces/${closed.id}`, { defaultLevel: null })).status).toBe(200);
+    const legal = (await ok(admin.api.get(`/spaces/${shared}/content`))).reusableContents.find((r: { title: string }) => r.title === 'Legal');
+    const { changes } = await merge(admin, space, [
+      { operation: 'insert_page', title: 'Both', document: { document: { object: 'document', data: {}, nodes: [include(legal.id, shared), include(secret.reusableContent, closed.id)] } } },
+    ]);
+    const revision = (await ok(admin.api.get(`/spaces/${space}/content`))).id as string;
+    const grant = { row: { id: space } } as SpaceGrant;
+    const read = async (caller: Ctx['caller']) => {
+      const ctx = createCtx({ caller, db: h.current.db, now: () => new Date(), urls: createUrls(PUBLIC_URL), log: pino({ level: 'silent' }) });
+      return [...(await otherSpaceContents(ctx, grant, revision, 'id', changes[0].page.id)).keys()];
+    };
+    const reader = await h.current.newMember(admin.organizationId, 'read');
+    expect(await read({ userId: admin.userId })).toEqual([shared, closed.id]);
+    expect(await read({ userId: reader.userId })).toEqual([shared]);
+    const installation = {
+      id: 'ins_test',
+      integrationName: 'test',
+      organizationId: admin.organizationId,
+      scopes: ['space:content:read'],
+      spaceSelection: 'selected',
+      siteSelection: 'selected',
+      spaceIds: [space, shared],
+      siteIds: [],
+    };
+    const as = (changed: Partial<typeof installation>) => read({ userId: reader.userId, installation: { ...installation, ...changed } });
+    expect(await as({})).toEqual([shared]);
+    expect(await as({ spaceIds: [space, shared, closed.id] })).toEqual([shared, closed.id]);
+    expect(await as({ spaceSelection: 'all', spaceIds: [] })).toEqual([shared, closed.id]);
+    // Without the scope that reads content, or for another organization's installation: none.
+    expect(await as({ spaceSelection: 'all', scopes: ['space:metadata:read'] })).toEqual([]);
+    expect(await as({ spaceSelection: 'all', organizationId: (await h.current.newAdmin()).organizationId })).toEqual([]);
+    // A site token: the spaces it names that a site space of its published site has.
+    const site = await newSite(admin, { title: 'Docs', spaces: [space, shared] });
+    await publish(admin, site.id);
+    const token = { siteId: site.id, organizationId: admin.organizationId, spaceIds: [space, shared, closed.id], expiresAt: Date.now() + 60_000 };
+    const bySite = (changed: Partial<typeof token>) => read({ userId: reader.userId, site: { ...token, ...changed } });
+    expect(await bySite({})).toEqual([shared]);
+    expect(await bySite({ spaceIds: [space] })).toEqual([]);
+    expect(await bySite({ expiresAt: Date.now() - 1 })).toEqual([]);
+    // A deleted space is not read.
+    expect((await admin.api.delete(`/spaces/${closed.id}`)).status).toBe(204);
+    expect(await as({ spaceSelection: 'all' })).toEqual([shared]);
+  });
+
+  it('reads 10 other spaces at most: the first met, level by level, each level in the order its documents name them', async () => {
+    const { admin, space } = await world();
+    const others: { space: string; content: string }[] = [];
+    for (let i = 0; i < 12; i++) {
+      const other = await ok(admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: `Other ${i}` }), 201);
+      const { reusableContents: [made] } = await merge(admin, other.id, [{ operation: 'insert_reusable_content', title: `Part ${i}`, document: { markdown: `Part ${i}.` } }]);
+      others.push({ space: other.id, content: made.reusableContent });
+    }
+    // Level 1: the page names 0, then 2..11 (11 spaces, one too many); 1 is named only by 0's content (level 2).
+    const { reusableContents: [wrapper] } = await merge(admin, others[0].space, [
+      { operation: 'insert_reusable_content', title: 'Wrapper', document: { document: { object: 'document', data: {}, nodes: [include(others[1].content, others[1].space)] } } },
+    ]);
+    const named = [include(wrapper.reusableContent, others[0].space), ...others.slice(2).map((o) => include(o.content, o.space))];
+    const { changes } = await merge(admin, space, [{ operation: 'insert_page', title: 'Many', document: { document: { object: 'document', data: {}, nodes: named } } }]);
+    const revision = (await ok(admin.api.get(`/spaces/${space}/content`))).id as string;
+    const ctx = createCtx({ caller: { userId: admin.userId }, db: h.current.db, now: () => new Date(), urls: createUrls(PUBLIC_URL), log: pino({ level: 'silent' }) });
+    const read = [...(await otherSpaceContents(ctx, { row: { id: space } } as SpaceGrant, revision, 'id', changes[0].page.id)).keys()];
+    expect(read).toEqual([others[0].space, ...others.slice(2, 11).map((o) => o.space)]);
+    // The read expands those, and leaves the rest as references.
+    const doc = await ok(admin.api.get(`/spaces/${space}/revisions/${revision}/page/${changes[0].page.id}/document`, { dereferenced: 'true' }));
+    expect(doc.nodes.filter((n: any) => n.type === 'reusable-content').map((n: any) => n.data.ref.space)).toEqual([others[1].space, others[11].space]);
   });
 
   it('through a site token: the visitor\'s claims are evaluated, and a space the site does not publish is not expanded', async () => {

@@ -61,19 +61,17 @@ describe('renderIntegrationUIWithPost statements', () => {
     expect(await render(reader)).toEqual({ status: 200, statements: 1 });
     expect(await written()).toEqual({ installation: 1, integration: 1, secret: 1 });
 
-    // Installed again (another installation covers the space now): its tokens are written, in two statements at most.
+    // Installed again (another installation covers the space now): its tokens are written in the same statement.
     expect((await owner.api.delete(`/integrations/${name}/installations/${installation.body.id}`)).status).toBe(204);
     const again = await owner.api.post(`/integrations/${name}/installations`, { organization: owner.organizationId });
     expect(again.status).toBe(200);
     expect((await owner.api.post(`/integrations/${name}/installations/${again.body.id}/spaces`, { space: spaceId })).status).toBe(201);
-    const replaced = await render(owner);
-    expect(replaced.status).toBe(200);
-    expect(replaced.statements).toBeLessThanOrEqual(2);
+    expect(await render(owner)).toEqual({ status: 200, statements: 1 });
     expect(await h.current.db.select().from(integrationInstallationTokens).where(eq(integrationInstallationTokens.installationId, again.body.id))).toHaveLength(1);
     expect(await render(owner)).toEqual({ status: 200, statements: 1 });
   });
 
-  it('renders a configuration screen of the organization in one statement, and of a site in two (its organization read first)', async () => {
+  it('renders a configuration screen of the organization, and of a site (its organization read with it), in one statement', async () => {
     const name = `counted-${Date.now().toString(36)}-${++n}`;
     await publishAs(owner, name, { runtime: 'v2', script, target: 'all', blocks: [{ id: 'diagram', title: 'Diagram', description: 'A diagram' }] });
     const installation = await owner.api.post(`/integrations/${name}/installations`, { organization: owner.organizationId });
@@ -92,14 +90,60 @@ describe('renderIntegrationUIWithPost statements', () => {
     const onSite = { type: 'configuration_site', siteId: site.body.id };
     // A member below admin is refused, and nothing is written for them.
     const reader = await h.current.newMember(owner.organizationId, 'read');
-    // Refused with a 403: the integration's visibility is read after the grant (404 comes before 403).
-    expect(await render(reader, account)).toEqual({ status: 403, statements: 2 });
-    expect(await render(reader, onSite)).toEqual({ status: 403, statements: 2 });
+    // Refused with a 403: the integration's visibility is read with the grant (404 comes before 403).
+    expect(await render(reader, account)).toEqual({ status: 403, statements: 1 });
+    expect(await render(reader, onSite)).toEqual({ status: 403, statements: 1 });
     expect(await h.current.db.select().from(integrationInstallationTokens).where(eq(integrationInstallationTokens.installationId, installation.body.id))).toHaveLength(0);
     // The component answers 500 for a configuration screen (it renders blocks): 503, after the script ran.
     expect(await render(owner, account)).toEqual({ status: 503, statements: 1 });
     expect(await render(owner, account)).toEqual({ status: 503, statements: 1 });
-    expect(await render(owner, onSite)).toEqual({ status: 503, statements: 2 });
+    expect(await render(owner, onSite)).toEqual({ status: 503, statements: 1 });
     expect(await h.current.db.select().from(integrationInstallationTokens).where(eq(integrationInstallationTokens.installationId, installation.body.id))).toHaveLength(1);
+  });
+  it('answers in one statement an integration the caller cannot see (404 before the 403 of the context), an unknown site, and an integration changed since', async () => {
+    const name = `counted-${Date.now().toString(36)}-${++n}`;
+    await publishAs(owner, name, { runtime: 'v2', script, target: 'all', visibility: 'private', blocks: [{ id: 'diagram', title: 'Diagram', description: 'A diagram' }] });
+    const installation = await owner.api.post(`/integrations/${name}/installations`, { organization: owner.organizationId });
+    expect(installation.status).toBe(200);
+    const spaceId = await newSpace(owner, 'Changed');
+    expect((await owner.api.post(`/integrations/${name}/installations/${installation.body.id}/spaces`, { space: spaceId })).status).toBe(201);
+    const seen: { statements?: number } = {};
+    const app = createApp({ db: h.current.db, logger: pino({ level: 'silent' }), publicUrl: PUBLIC_URL, onStatements: (_id, statements) => (seen.statements = statements) });
+    const render = async (account: Account, context: Record<string, unknown>) => {
+      seen.statements = undefined;
+      const res = await send(app, 'post', `/v1/integrations/${name}/render`, { token: account.token, body: { componentId: 'diagram', props: { content: 'graph TD\n  A --> B' }, context: { theme: 'light', ...context } } });
+      return { status: res.status, message: res.body?.error?.message as string | undefined, statements: seen.statements };
+    };
+    // A reader of another organization, which the private integration is not of.
+    const elsewhere = await h.current.newAdmin();
+    const reader = await h.current.newMember(elsewhere.organizationId, 'read');
+    const site = await elsewhere.api.post(`/orgs/${elsewhere.organizationId}/sites`, { title: 'Elsewhere' });
+    expect(site.status).toBe(201);
+    const hidden = { status: 404, message: `Integration ${name} not found`, statements: 1 };
+    expect(await render(reader, { type: 'configuration_account', organizationId: elsewhere.organizationId })).toEqual(hidden);
+    expect(await render(reader, { type: 'configuration_site', siteId: site.body.id })).toEqual(hidden);
+    expect(await render(reader, { type: 'configuration_space', spaceId: await newSpace(elsewhere, 'Elsewhere') })).toEqual(hidden);
+    expect(await render(elsewhere, { type: 'configuration_site', siteId: 'site_unknown' })).toEqual(hidden);
+    // Seen by its owner: the site's 404 names it; a site of another organization is that organization's 404.
+    expect(await render(owner, { type: 'configuration_site', siteId: 'site_unknown' })).toEqual({
+      status: 404,
+      message: 'body.context.siteId: site site_unknown not found',
+      statements: 1,
+    });
+    expect(await render(owner, { type: 'configuration_site', siteId: site.body.id })).toEqual({
+      status: 404,
+      message: `Organization ${elsewhere.organizationId} not found`,
+      statements: 1,
+    });
+    // A space the caller cannot see is not found, whatever the integration.
+    expect((await render(reader, { type: 'document', spaceId, editable: false })).status).toBe(404);
+
+    const document = { type: 'document', spaceId, editable: false };
+    expect(await render(owner, document)).toMatchObject({ status: 200, statements: 1 });
+    expect(await render(owner, document)).toMatchObject({ status: 200, statements: 1 });
+    // Changed since this process read it: its row comes again in the same statement.
+    await publishAs(owner, name, { runtime: 'v2', script, target: 'all', visibility: 'private', title: 'Counted again', blocks: [{ id: 'diagram', title: 'Diagram', description: 'A diagram' }] });
+    expect(await render(owner, document)).toMatchObject({ status: 200, statements: 1 });
+    expect(await render(owner, document)).toMatchObject({ status: 200, statements: 1 });
   });
 });

@@ -6,7 +6,7 @@ import type { Ctx } from '../context.js';
 import type { collections, organizations, spaces } from '../db/schema/index.js';
 import { Forbidden, NotFound } from '../errors.js';
 import type { AttachedRead } from '../db/attached-select.js';
-import { readCollectionGrant, readOrganizationGrant, readOrganizationSiteGrant, readSpaceGrant, type PublishedPlace } from './grants.js';
+import { readCollectionGrant, readOrganizationGrant, readOrganizationSiteGrant, readSiteOrganizationGrant, readSpaceGrant, type PublishedPlace } from './grants.js';
 import { asRole, atLeast, contentRole, strongest, type Inherited, type Role } from './roles.js';
 
 export type OrganizationRow = typeof organizations.$inferSelect;
@@ -118,20 +118,43 @@ export function memberBasis(org: OrganizationGrant, inherited?: Inherited): Role
   return { member: true, orgRole: org.role, granted: null, inherited };
 }
 
-function refuse(what: string, role: Role, rule: { role: Role }): never {
-  throw new Forbidden(`You need the ${rule.role} role on this ${what} (you have ${role})`);
+/**
+ * A refusal (403) of a caller the grant's statement found: what the operation attached to it comes with it, for
+ * an operation whose answer to a refused caller depends on it (ui-render.store.ts: an integration they cannot
+ * see is a 404 first).
+ */
+export class RefusedGrant extends Forbidden {
+  declare readonly attached: Record<string, unknown> | undefined;
+
+  constructor(message: string, attached: Record<string, unknown> | undefined) {
+    super(message);
+    // Not enumerable: the row (an integration's script and secrets, say) is never written out with the error.
+    Object.defineProperty(this, 'attached', { value: attached, enumerable: false });
+  }
+}
+
+function refuse(what: string, role: Role, rule: { role: Role }, attached?: Record<string, unknown>): never {
+  throw new RefusedGrant(`You need the ${rule.role} role on this ${what} (you have ${role})`, attached);
+}
+
+/** The organization grant of a caller `found` as a member: NotFound for anyone else, Forbidden below `required`. */
+function organizationDecision(
+  organizationId: string,
+  required: Role | 'guest',
+  found: { organization?: OrganizationRow; memberRole: string | null; isMember: boolean; attached?: Record<string, unknown> } | undefined,
+): OrganizationGrant {
+  // A caller never learns whether another organization exists. (A member's row always has its organization.)
+  if (!found?.isMember) throw new NotFound(`Organization ${organizationId} not found`);
+  const role = asRole(found.memberRole);
+  if (required !== 'guest' && !atLeast(role, required)) {
+    throw new RefusedGrant(`You need the ${required} role in this organization (you have ${role ?? 'guest access'})`, found.attached);
+  }
+  return { organization: found.organization!, role, ...(found.attached && { attached: found.attached }) };
 }
 
 async function organizationGrant(ctx: Ctx, organizationId: string, required: Role | 'guest', siteId?: string, attach?: AttachedRead): Promise<OrganizationGrant> {
   if (siteId !== undefined) return organizationSiteGrant(ctx, organizationId, required, siteId, attach);
-  const found = await readOrganizationGrant(ctx.db, organizationId, ctx.caller.userId, attach, required);
-  // A caller never learns whether another organization exists.
-  if (!found?.isMember) throw new NotFound(`Organization ${organizationId} not found`);
-  const role = asRole(found.memberRole);
-  if (required !== 'guest' && !atLeast(role, required)) {
-    throw new Forbidden(`You need the ${required} role in this organization (you have ${role ?? 'guest access'})`);
-  }
-  return { organization: found.organization, role, ...(found.attached && { attached: found.attached }) };
+  return organizationDecision(organizationId, required, await readOrganizationGrant(ctx.db, organizationId, ctx.caller.userId, attach, required));
 }
 
 /**
@@ -202,10 +225,23 @@ export async function checkAccess(ctx: Ctx, rule: Access, params: Record<string,
         if (rule.missing === 'no-content') return { noContent: true };
         throw new NotFound(`Space ${params.spaceId} not found`);
       }
-      if (!atLeast(grant.role, rule.role)) refuse('space', grant.role!, rule);
+      if (!atLeast(grant.role, rule.role)) refuse('space', grant.role!, rule, grant.attached);
       return { grant };
     }
   }
+}
+
+/**
+ * The grant of an operation on the site `siteId` that names no organization (an integration's configuration
+ * screen of a site): the site's organization, read with `attach` in one statement, its write made for a member
+ * with `required` only. `attached` comes whatever the caller, for the operation to choose its answer's order;
+ * `grant()` is the organization grant, as an operation naming that organization would be given it (NotFound,
+ * RefusedGrant); no `grant` when there is no such site.
+ */
+export async function siteOrganizationGrant(ctx: Ctx, siteId: string, required: Role | 'guest', attach: AttachedRead) {
+  const found = await readSiteOrganizationGrant(ctx.db, siteId, ctx.caller.userId, attach, required);
+  const organization = found.organization;
+  return { attached: found.attached, grant: organization && (() => organizationDecision(organization.id, required, found)) };
 }
 
 /** A grant on another collection than the operation's (a move's target parent); undefined when not visible. */

@@ -139,6 +139,17 @@ function organizationSiteQuery(columns: string, join = ''): string {
     FROM organizations o ${membership('o.id')}${join} WHERE o.id = $1`;
 }
 
+/**
+ * The organization grant query of the site $1's organization (for an operation that names the site, not its
+ * organization), with `columns` and `join` as spaceQuery's: one row always, `site_organization_id` null when
+ * there is no such site (and the organization's columns null with it).
+ */
+function siteOrganizationQuery(columns: string, join = ''): string {
+  return `SELECT o.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member, x.site_organization_id${columns}
+    FROM (SELECT (SELECT st.organization_id FROM sites st WHERE st.id = $1) AS site_organization_id) x
+      LEFT JOIN organizations o ON o.id = x.site_organization_id ${membership('o.id')}${join}`;
+}
+
 /** The collection grant query, with `columns` and `join` as spaceQuery's. */
 function collectionQuery(columns: string, join = ''): string {
   return `SELECT c.*, m.role AS member_role, m.user_id IS NOT NULL AS is_member,
@@ -254,6 +265,21 @@ export async function readOrganizationSiteGrant(db: Db, id: string, userId: stri
       attached: attach ? raw : undefined,
     }
   );
+}
+
+/**
+ * The organization of the site `siteId` with the caller's membership, `attach` and `required` as
+ * readOrganizationGrant's; no organization when there is no such site (its `attached` comes all the same).
+ */
+export async function readSiteOrganizationGrant(db: Db, siteId: string, userId: string, attach: AttachedRead, required: Role | 'guest') {
+  const { name, text, params } = withAttached('grant_siteOrganization', siteOrganizationQuery, attach, 3, organizationRuleSql(required, false));
+  const [raw] = await directQuery(db, name, text, [siteId, userId, ...params]);
+  return {
+    organization: raw.site_organization_id === null ? undefined : tableRow(organizations, raw),
+    memberRole: raw.member_role as string | null,
+    isMember: raw.is_member === true,
+    attached: raw,
+  };
 }
 
 /** The collection grant query with `read` attached (its parameters after the collection's id and the user's). */

@@ -41,7 +41,7 @@ export const contentHandlers = {
     const page = await hydrateSubtree(ctx.db, revision.content, findPage(revision.content, params.pageId));
     // `evaluated` asks the document as its reader sees it (revisions/document-options.ts).
     if (query.evaluated === 'true' || query.evaluated === 'deterministic-only') {
-      return { status: 200, body: readPage(ctx, where, revision, page, query, await documentShape(ctx, grant.row, revision.content, { evaluated: query.evaluated })) };
+      return { status: 200, body: readPage(ctx, where, revision, page, query, await documentShape(ctx, grant, revision.content, { evaluated: query.evaluated })) };
     }
     return { status: 200, body: toPage(ctx, where, revision.content, page, { format: query.format ?? 'document', children: true, revisionId: revision.id, git: gitBlobsOf(revision, query.metadata) }) };
   },

@@ -48,6 +48,9 @@ const namedOrCurrentSql = {
 /** The revision each space had as its current one when last read here: the one to say is held, if still cached. */
 const lastCurrent = new LRUCache<string, string>({ max: 10_000 });
 
+/** The revision the space `spaceId` had as its current one when last read here (it may have moved on since). */
+export const lastCurrentRevision = (spaceId: string): string | undefined => lastCurrent.get(spaceId);
+
 /** The revision a change request (keyed by `changeRequestKey`) had when last read here, likewise. */
 const lastOfChangeRequest = new LRUCache<string, string>({ max: 10_000 });
 

@@ -118,24 +118,22 @@ function joined(fragments: SqlFragment[]): SqlFragment {
  * The credentials of a request's script written in another statement (a render's grant: ui-render.store.ts),
  * as an AttachedWrite over its row `g` (its script's row, loadScriptTarget's: the installation `inst_row_id`,
  * the script's runtime), each only where the access rule and `when` (SQL) hold, and the integration's
- * token and signing secret only for a `v2` script: those this process does not hold for `guessed` (the
- * installation the request was last found to be about; `owner`, the integration as held). Undefined when it
- * holds them all. `taken` reads what was written from the statement's row, for scriptCredentials (`given`).
+ * token and signing secret only for a `v2` script: those this process does not hold for the installation the
+ * row names (`owner`, the integration as held). `taken` reads what was written from the statement's row, for
+ * scriptCredentials (`given`).
  */
 export function credentialsWrite(
   name: string,
-  guessed: string | undefined,
   owner: { createdAt: Date } | undefined,
   when: SqlFragment,
-): { write: AttachedWrite; taken: (raw: Record<string, unknown>) => GivenCredentials } | undefined {
+): { write: AttachedWrite; taken: (raw: Record<string, unknown>) => GivenCredentials } {
   const now = new Date();
   const tokenHeld = (id: string) => reusable(handedOut.get(id), now) !== undefined;
   const integrationTokenHeld = (id: string) => owner !== undefined && reusable(integrationHandedOut.get(integrationKeyOf(name, owner.createdAt, id)), now) !== undefined;
   const secretHeld = owner !== undefined && heldSigningSecret(name, owner.createdAt) !== undefined;
-  const installationHeld = guessed !== undefined && tokenHeld(guessed);
-  const environmentHeld = guessed !== undefined && integrationTokenHeld(guessed) && secretHeld;
-  if (installationHeld && environmentHeld) return undefined;
-  // The installation found may be another than the one guessed: none is written for one whose tokens are held.
+  // Which installation the render is about is known only from the statement's row (another one may cover the
+  // context than at the last render): the writes are always sent, each made only for an installation whose
+  // tokens this process does not hold, so that the render is one statement whichever it is.
   const known = [...(installationsOf.get(name) ?? [])];
   const unheld = (ids: string[]) => sqlText`g.inst_row_id NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`;
   const installation = rawSql('(SELECT g.inst_row_id FROM g)');
@@ -144,25 +142,19 @@ export function credentialsWrite(
   const minted: { installation?: Minted; integration?: Minted } = {};
   const ctes = (allowed: SqlFragment) => {
     const condition = sqlText`EXISTS (SELECT 1 FROM g WHERE ${allowed} AND g.inst_row_id IS NOT NULL AND g.sc_integration_name IS NOT NULL AND ${when})`;
-    const v2 = sqlText`${condition} AND EXISTS (SELECT 1 FROM g WHERE g.sc_runtime = 'v2' AND ${unheld(known.filter(integrationTokenHeld))})`;
-    const parts: SqlFragment[] = [];
-    if (!installationHeld) {
-      const unheldInstallation = sqlText`${condition} AND EXISTS (SELECT 1 FROM g WHERE ${unheld(known.filter(tokenHeld))})`;
-      const token = installationTokenWrite(installation, title, now, 'ui_installation_token', unheldInstallation);
-      minted.installation = token.minted;
-      parts.push(token.ctes);
-    }
-    if (!environmentHeld) {
-      const token = integrationTokenWrite(name, title, now, installation, 'ui_integration_token', v2);
-      minted.integration = token.minted;
-      const secret = signingSecretPart(name, 'ui_secret_made', v2);
-      parts.push(token.ctes, secret.ctes, sqlText`ui_secret AS (SELECT ${secret.column} AS secret)`);
-    }
-    return joined(parts);
+    const environmentUnheld = secretHeld ? unheld(known.filter(integrationTokenHeld)) : rawSql('true');
+    const v2 = sqlText`${condition} AND EXISTS (SELECT 1 FROM g WHERE g.sc_runtime = 'v2' AND ${environmentUnheld})`;
+    const unheldInstallation = sqlText`${condition} AND EXISTS (SELECT 1 FROM g WHERE ${unheld(known.filter(tokenHeld))})`;
+    const installationToken = installationTokenWrite(installation, title, now, 'ui_installation_token', unheldInstallation);
+    minted.installation = installationToken.minted;
+    const integrationToken = integrationTokenWrite(name, title, now, installation, 'ui_integration_token', v2);
+    minted.integration = integrationToken.minted;
+    const secret = signingSecretPart(name, 'ui_secret_made', v2);
+    return joined([installationToken.ctes, integrationToken.ctes, secret.ctes, sqlText`ui_secret AS (SELECT ${secret.column} AS secret)`]);
   };
   const columns = [
-    installationHeld ? 'NULL::int AS ui_installation_token_written' : '(SELECT count(*) FROM ui_installation_token)::int AS ui_installation_token_written',
-    environmentHeld ? 'NULL::int AS ui_integration_token_written, NULL::text AS ui_signing_secret' : '(SELECT count(*) FROM ui_integration_token)::int AS ui_integration_token_written, (SELECT secret FROM ui_secret) AS ui_signing_secret',
+    '(SELECT count(*) FROM ui_installation_token)::int AS ui_installation_token_written',
+    '(SELECT count(*) FROM ui_integration_token)::int AS ui_integration_token_written, (SELECT secret FROM ui_secret) AS ui_signing_secret',
   ];
   return {
     write: fragmentWrite('ui_credentials', ctes, columns.join(', ')),

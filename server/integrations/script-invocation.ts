@@ -78,14 +78,23 @@ function targetRow(db: Db, name: string, target: ScriptTarget, heldScript: strin
 }
 
 /**
- * targetRow's SQL; the installation's id is `installation` (SQL) when given, else `target`'s, and its columns
- * are read in the slim statement too when given (which installation it is is known only from the row).
+ * targetRow's SQL; the installation's id is `installation` (SQL) when given, else `target`'s. When given (a
+ * read attached to another statement, which cannot be sent again when a stamp differs: scriptTargetAttached),
+ * `full` is not looked at: the installation's columns are read always (which installation it is is known only
+ * from the row), the integration's and its owner's when their stamp is not `heldOwner`'s.
  */
-function targetRowSql(name: string, target: ScriptTarget, heldScript: string | null, full: boolean, installation?: SqlFragment): SqlFragment {
+function targetRowSql(name: string, target: ScriptTarget, heldScript: string | null, full: boolean, installation?: SqlFragment, heldOwner: string | null = null): SqlFragment {
   const installationId = installation ?? sqlText`${target.installationId ?? null}::text`;
-  const slim = installation ? sqlText`NULL AS slim, ${columnsAs(integrationInstallations, 'inst', 'inst_')}` : rawSql('NULL AS slim');
+  const columns = installation
+    ? sqlText`NULL AS slim, ${columnsAs(integrationInstallations, 'inst', 'inst_')}, changed.*`
+    : full
+      ? fullColumns()
+      : rawSql('NULL AS slim');
+  const changed = installation
+    ? sqlText`LEFT JOIN LATERAL (SELECT ${ownerColumns()}) changed ON md5(i::text || o::text) IS DISTINCT FROM ${heldOwner}::text`
+    : rawSql('');
   return sqlText`SELECT md5(i::text || o::text) AS io_stamp, md5(inst::text) AS inst_stamp, inst.id AS inst_row_id,
-      ${full ? fullColumns() : slim},
+      ${columns},
       sc.integration_name AS sc_integration_name, sc.runtime AS sc_runtime, sc.secrets AS sc_secrets, sc.script_hash AS sc_script_hash,
       (CASE WHEN sc.script_hash = ${heldScript}::text THEN NULL ELSE sc.script END) AS sc_script,
       ${columnsAs(integrationSpaceInstallations, 'spi', 'spi_')},
@@ -100,6 +109,7 @@ function targetRowSql(name: string, target: ScriptTarget, heldScript: string | n
         ELSE 0 END) AS spaces
     FROM integrations i
     JOIN organizations o ON o.id = i.organization_id
+    ${changed}
     LEFT JOIN integration_scripts sc ON sc.integration_name = i.name
     LEFT JOIN integration_installations inst ON inst.id = ${installationId} AND inst.integration_name = i.name
     LEFT JOIN integration_space_installations spi ON spi.installation_id = inst.id AND spi.space_id = ${target.spaceId ?? null}::text
@@ -116,27 +126,26 @@ function targetRowSql(name: string, target: ScriptTarget, heldScript: string | n
 /**
  * The row loadScriptTarget reads, as a read attached to another statement (a grant's: ui-render.store.ts),
  * about the installation whose id `installation` (SQL, which may read the statement's own) answers: one row
- * always, `io_stamp` null when the integration does not exist; the slim row when this process holds the
- * integration's rows (the installation's columns are read always). `guessed`, the installation it was last
- * found to be, whose credentials this process may hold (credentialsWrite). loadScriptTarget takes the row back
- * (`preread`).
+ * always, `io_stamp` null when the integration does not exist; the integration's and its owner's columns only
+ * when this process does not hold them as they are (their stamp differs from the one held), the installation's
+ * always: one statement, whatever changed. With it, the credentials the script's environment carries that this
+ * process does not hold for that installation (credentialsWrite). loadScriptTarget takes the row back (`preread`).
  */
 export function scriptTargetAttached(
   name: string,
   target: Omit<ScriptTarget, 'installationId'>,
   installation: SqlFragment,
-  guessed: string | undefined,
   credentialsWhen: SqlFragment,
 ): { read: AttachedRead; preread: (raw: Record<string, unknown>) => Preread } {
   const owner = heldOwners.get(name);
-  const full = !owner;
-  const row = targetRowSql(name, target, heldScripts.get(name)?.hash ?? null, full, installation);
-  const read = fragmentRead(`script_target_${full ? 'full' : 'slim'}`, sqlText`SELECT t.* FROM (SELECT 1) one LEFT JOIN LATERAL (${row}) t ON true`);
+  const row = targetRowSql(name, target, heldScripts.get(name)?.hash ?? null, true, installation, owner?.stamp ?? null);
+  const read = fragmentRead('script_target', sqlText`SELECT t.* FROM (SELECT 1) one LEFT JOIN LATERAL (${row}) t ON true`);
   // The credentials its environment carries that this process does not hold, written where the grant's rule and `credentialsWhen` hold.
-  const credentials = credentialsWrite(name, guessed, owner?.integration, credentialsWhen);
+  const credentials = credentialsWrite(name, owner?.integration, credentialsWhen);
   return {
-    read: credentials ? { ...read, write: credentials.write } : read,
-    preread: (raw) => ({ raw, full, credentials: credentials?.taken(raw) }),
+    read: { ...read, write: credentials.write },
+    // The integration's columns came when this process did not hold it as it is (its stamp differed).
+    preread: (raw) => ({ raw, full: raw.i_name != null, credentials: credentials.taken(raw) }),
   };
 }
 
@@ -150,8 +159,15 @@ export interface Preread {
 let fullList: SqlFragment | undefined;
 /** The columns of the integration, its owner and the installation, as targetOf reads them back. */
 function fullColumns(): SqlFragment {
-  fullList ??= sqlText`${columnsAs(integrations, 'i', 'i_')}, ${columnsAs(organizations, 'o', 'o_')}, ${columnsAs(integrationInstallations, 'inst', 'inst_')}`;
+  fullList ??= sqlText`${ownerColumns()}, ${columnsAs(integrationInstallations, 'inst', 'inst_')}`;
   return fullList;
+}
+
+let ownerList: SqlFragment | undefined;
+/** The columns of the integration and its owner, as targetOf reads them back. */
+function ownerColumns(): SqlFragment {
+  ownerList ??= sqlText`${columnsAs(integrations, 'i', 'i_')}, ${columnsAs(organizations, 'o', 'o_')}`;
+  return ownerList;
 }
 
 /** What this process holds of an integration (with its owner) and of an installation, with their stamps. */

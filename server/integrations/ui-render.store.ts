@@ -1,21 +1,20 @@
 // renderIntegrationUIWithPost: the caller's right to the context (a document's space, a configuration screen's
 // organization, space or site), the installation of the integration there, and its component run (ui-render.ts).
-// One statement, the grant's of the context's space or organization (server/auth/attached-read.ts): the
-// integration, the installation covering the context and the script's row (loadScriptTarget's) are read in it,
-// and the credentials the script's environment carries that this process does not hold are written in it, only
-// for a caller the rule lets through who may see the integration. A site's screen reads the site's organization
-// first, with the integration. The installation is told only once the caller's right to the context is checked.
+// One statement, the grant's of the context's space or organization, or of a site's organization for a site's
+// screen (server/auth/attached-read.ts): the integration, the installation covering the context and the script's
+// row (loadScriptTarget's) are read in it, and the credentials the script's environment carries that this process
+// does not hold are written in it, only for a caller the rule lets through who may see the integration. The
+// installation is told only once the caller's right to the context is checked.
 import { and, eq, exists, or } from 'drizzle-orm';
-import { LRUCache } from 'lru-cache';
 import type { Access } from '../../contract/access.js';
-import { checkAccess } from '../auth/access.js';
+import { checkAccess, RefusedGrant, siteOrganizationGrant } from '../auth/access.js';
 import type { Ctx } from '../context.js';
 import { attachAll, attachSelect, rowsOf, selectFragment } from '../db/attached-select.js';
 import { sqlText } from '../db/sql-text.js';
 import type { Db } from '../db/client.js';
 import { integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations, sites, spaces } from '../db/schema/index.js';
-import { ApiError, BadRequest, Forbidden, NotFound } from '../errors.js';
-import { canSeeSql, visibleIntegration, visibleIntegrationAttached, visibleIntegrationWith } from './integration-access.js';
+import { ApiError, BadRequest, NotFound } from '../errors.js';
+import { canSeeSql, visibleIntegrationAttached } from './integration-access.js';
 import { sandboxRunner, scriptTargetAttached, type ScriptTarget } from './script-invocation.js';
 import { renderComponent, type UiRenderInput } from './ui-render.js';
 
@@ -63,10 +62,7 @@ function contextSelects(db: Db, name: string, context: Context) {
     case 'configuration_space':
       return { installation: installationOnSpaceSelect(db, name, context.spaceId) };
     case 'configuration_site':
-      return {
-        installation: installationOnSiteSelect(db, name, context.siteId),
-        site: db.select({ organizationId: sites.organizationId }).from(sites).where(eq(sites.id, context.siteId)),
-      };
+      return { installation: installationOnSiteSelect(db, name, context.siteId) };
     case 'configuration_account':
       return { installation: activeInstallationSelect(db, name, eq(installations.organizationId, context.organizationId)) };
   }
@@ -99,47 +95,37 @@ function ruleOf(context: Exclude<Context, { type: 'configuration_site' }>): { ac
   }
 }
 
-/** The installation a render was last found to be about, by integration and context: its script's row is read for it (scriptTargetAttached). */
-const lastInstallation = new LRUCache<string, string>({ max: 10_000 });
-
-const contextKey = (name: string, context: Context) =>
-  `${name}\0${context.type}\0${'spaceId' in context ? context.spaceId : 'siteId' in context ? context.siteId : context.organizationId}`;
-
 /**
  * The installation and its script's row (loadScriptTarget's) read in the statement of the grant of the context
- * (its space's or organization's) with the integration: one statement.
+ * (its space's or organization's; a site's screen, its site's organization's) with the integration: one statement.
+ * The answers come in the order they did when each was read apart: for a site's screen, the integration (404)
+ * first, then the site (404), then the organization (404, 403); otherwise a space or organization the caller
+ * cannot see is not found whatever the integration, and an integration they cannot see is not found before
+ * they are refused the context (403).
  */
-async function readInGrant(ctx: Ctx, name: string, context: Context, rule: { access: Access; params: Record<string, string>; integrationSeen?: true }, selects: ContextSelects, target: Omit<ScriptTarget, 'installationId'>) {
+async function readInGrant(ctx: Ctx, name: string, context: Context, selects: ContextSelects, target: Omit<ScriptTarget, 'installationId'>, at: string) {
   const integration = visibleIntegrationAttached(ctx, name);
-  const key = contextKey(name, context);
-  const script = scriptTargetAttached(name, target, sqlText`(${selectFragment(selects.installation)})`, lastInstallation.get(key), canSeeSql(ctx, name));
+  const script = scriptTargetAttached(name, target, sqlText`(${selectFragment(selects.installation)})`, canSeeSql(ctx, name));
   const read = { ...attachAll('ui_render', integration.read, attachSelect('ui_installation', selects.installation), script.read), write: script.read.write };
-  let decision;
-  try {
-    decision = await checkAccess(ctx, rule.access, rule.params, { spaceCounters: false, attach: read });
-  } catch (err) {
-    // A space or organization the caller cannot see is not found, whatever the integration. One they see
-    // but may not use: an integration they cannot see is not found first (unless already checked), as when it
-    // was read alone.
-    if (err instanceof Forbidden && !rule.integrationSeen) await visibleIntegration(ctx, name);
-    throw err;
+  let attached: Record<string, unknown>;
+  if (context.type === 'configuration_site') {
+    const found = await siteOrganizationGrant(ctx, context.siteId, 'admin', read);
+    integration.visible(found.attached);
+    if (!found.grant) throw new NotFound(`${at}.context.siteId: site ${context.siteId} not found`);
+    attached = found.grant().attached!;
+  } else {
+    const rule = ruleOf(context);
+    try {
+      const decision = await checkAccess(ctx, rule.access, rule.params, { spaceCounters: false, attach: read });
+      attached = (decision as { grant: { attached?: Record<string, unknown> } }).grant.attached!;
+    } catch (err) {
+      if (err instanceof RefusedGrant && err.attached) integration.visible(err.attached);
+      throw err;
+    }
+    integration.visible(attached);
   }
-  const attached = (decision as { grant: { attached?: Record<string, unknown> } }).grant.attached!;
-  integration.visible(attached);
   const [installation] = await rowsOf(attached, 'ui_installation', selects.installation);
-  if (installation) lastInstallation.set(key, installation.id);
   return { installation, preread: script.preread(attached) };
-}
-
-/**
- * The rule of a site's configuration screen: the admin role in the site's organization, read with the
- * integration (whose 404 comes first). NotFound when there is no such site.
- */
-async function siteRule(ctx: Ctx, name: string, context: Context & { type: 'configuration_site' }, at: string, selects: ContextSelects) {
-  const { attached } = await visibleIntegrationWith(ctx, name, attachSelect('ui_site', selects.site!));
-  const [site] = await rowsOf(attached, 'ui_site', selects.site!);
-  if (!site) throw new NotFound(`${at}.context.siteId: site ${context.siteId} not found`);
-  return { access: { to: 'organization', role: 'admin' } as Access, params: { organizationId: site.organizationId }, integrationSeen: true as const };
 }
 
 /**
@@ -150,8 +136,7 @@ export async function renderIntegrationUi(ctx: Ctx, name: string, body: Omit<UiR
   const { context } = body;
   const selects = contextSelects(ctx.db, name, context);
   const { where, ...target } = targetOfContext(context, at);
-  const rule = context.type === 'configuration_site' ? await siteRule(ctx, name, context, at, selects) : ruleOf(context);
-  const { installation, preread } = await readInGrant(ctx, name, context, rule, selects, target);
+  const { installation, preread } = await readInGrant(ctx, name, context, selects, target, at);
   if (!installation) throw new NotFound(`The integration ${name} is not installed on the ${where}`);
   const installationId = installation.id;
   const result = await renderComponent(ctx.db, name, { installationId, ...target }, { ...body, userId: ctx.caller.userId }, sandboxRunner, preread);

@@ -10,7 +10,6 @@ import { NotFound } from '../errors.js';
 import type { AppHandlers } from '../handler-types.js';
 import { documentShape } from './document-options.js';
 import { published } from '../content/markdown-document.js';
-import { pageDocument } from '../content/page-content.js';
 import { findPageByPath, findReusableContent, reusableDocument } from './page-lookup.js';
 import { readPage, readPageDocument } from './page-read.js';
 import { spaceRevision } from './space-revision.js';
@@ -33,17 +32,19 @@ export const revisionHandlers = {
   async getPageInRevisionById({ grant, params, query }, ctx) {
     const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT, attachedRevision(grant));
     const page = await hydrateSubtree(ctx.db, revision.content, findPage(revision.content, params.pageId));
-    return { status: 200, body: readPage(ctx, where, revision, page, query, await documentShape(ctx, grant.row, revision.content, query, pageDocument(page))) };
+    const shape = await documentShape(ctx, grant, revision.content, query, { revision: params.revisionId, shown: 'id', page: params.pageId });
+    return { status: 200, body: readPage(ctx, where, revision, page, query, shape) };
   },
   async getPageDocumentInRevisionById({ grant, params, query }, ctx) {
     const { revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, DOCUMENT, attachedRevision(grant));
     const page = await hydratePage(ctx.db, revision.content, findPage(revision.content, params.pageId));
-    return { status: 200, body: readPageDocument(page, await documentShape(ctx, grant.row, revision.content, query, pageDocument(page))) };
+    return { status: 200, body: readPageDocument(page, await documentShape(ctx, grant, revision.content, query, { revision: params.revisionId, shown: 'id', page: params.pageId })) };
   },
   async getPageInRevisionByPath({ grant, params, query }, ctx) {
     const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT, attachedRevision(grant));
     const page = await hydrateSubtree(ctx.db, revision.content, findPageByPath(revision.content, params.pagePath));
-    return { status: 200, body: readPage(ctx, where, revision, page, query, await documentShape(ctx, grant.row, revision.content, query, pageDocument(page))) };
+    const shape = await documentShape(ctx, grant, revision.content, query, { revision: params.revisionId, shown: 'path', page: params.pagePath });
+    return { status: 200, body: readPage(ctx, where, revision, page, query, shape) };
   },
   async listFilesInRevisionById({ grant, params, query }, ctx) {
     const { where, revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, LIGHT, attachedRevision(grant));
@@ -61,13 +62,14 @@ export const revisionHandlers = {
     const { revision } = await spaceRevision(ctx, grant.row, params.revisionId, undefined, DOCUMENT, attachedRevision(grant));
     const reusable = findReusableContent(revision.content, params.reusableContentId);
     const document = reusableDocument(reusable);
-    const shape = await documentShape(ctx, grant.row, revision.content, query, document);
+    const shape = await documentShape(ctx, grant, revision.content, query, { revision: params.revisionId, shown: 'none' });
     return { status: 200, body: published(shape(document, reusable.id)) };
   },
   async getPageByPath({ grant, params, query }, ctx) {
     const { where, revision } = await spaceContent(ctx, grant.row, LIGHT, attachedRevision(grant));
     const page = await hydrateSubtree(ctx.db, revision.content, findPageByPath(revision.content, params.pagePath));
-    return { status: 200, body: readPage(ctx, where, revision, page, query, await documentShape(ctx, grant.row, revision.content, query, pageDocument(page))) };
+    const shape = await documentShape(ctx, grant, revision.content, query, { revision: null, shown: 'path', page: params.pagePath });
+    return { status: 200, body: readPage(ctx, where, revision, page, query, shape) };
   },
   async getDocumentById({ grant, params }, ctx) {
     const parsed = parseDocumentId(params.documentId);

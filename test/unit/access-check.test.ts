@@ -7,7 +7,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access } from '../../contract/access.js';
-import { checkAccess, findCollectionGrant, requireOrganizationGrant, roleOfUserOnCollection, roleOfUserOnSpace, type AccessOptions } from '../../server/auth/access.js';
+import { checkAccess, findCollectionGrant, RefusedGrant, requireOrganizationGrant, roleOfUserOnCollection, roleOfUserOnSpace, siteOrganizationGrant, type AccessOptions } from '../../server/auth/access.js';
 import { collectionRoleOf, readOrganizationGrant, readOrganizationSiteGrant, readSpaceGrant, spaceRoleOf } from '../../server/auth/grants.js';
 import type { Role } from '../../server/auth/roles.js';
 import type { Ctx } from '../../server/context.js';
@@ -251,6 +251,76 @@ describe('checkAccess: a read attached to the organization grant', () => {
     });
     expect(await decide('outsider', { to: 'organization', role: 'guest' }, { organizationId: 'o1' }, echo)).toEqual(notFound('Organization o1'));
     expect(await decide('admin', { to: 'organization', role: 'guest' }, { organizationId: 'o9', siteId: 'site1' }, echo)).toEqual(notFound('Organization o9'));
+  });
+});
+
+describe('a refusal of a caller the grant found: the row of its statement comes with it', () => {
+  // For an operation whose answer to a refused caller depends on what it read (ui-render.store.ts).
+  const echo = (row: string): AccessOptions => ({
+    spaceCounters: false,
+    attach: { name: `echo_${row}`, sql: (first) => `SELECT ${row}.id AS echo_id, $${first}::text AS echo_param`, params: ['asked'] },
+  });
+  const refusal = async (userId: string, rule: Access, params: Record<string, string>, options: AccessOptions) => {
+    try {
+      await checkAccess(ctxOf(userId), rule, params, options);
+    } catch (err) {
+      return err;
+    }
+    throw new Error('not refused');
+  };
+
+  it('on a space and on the organization, with the status and message of any refusal; not written out with it', async () => {
+    const onSpace = await refusal('reader', space('admin'), { spaceId: 'sRead' }, echo('s'));
+    expect(onSpace).toBeInstanceOf(RefusedGrant);
+    expect(onSpace).toMatchObject({ status: 403, message: 'You need the admin role on this space (you have read)', attached: { echo_id: 'sRead', echo_param: 'asked' } });
+    expect(Object.keys(onSpace as object)).not.toContain('attached');
+    const onOrganization = await refusal('reader', { to: 'organization', role: 'edit' }, { organizationId: 'o1' }, echo('o'));
+    expect(onOrganization).toMatchObject({ status: 403, message: 'You need the edit role in this organization (you have read)', attached: { echo_id: 'o1', echo_param: 'asked' } });
+    // Nothing found, nothing carried: a 404.
+    expect(await refusal('outsider', space('read'), { spaceId: 'sRead' }, echo('s'))).not.toBeInstanceOf(RefusedGrant);
+  });
+});
+
+describe('siteOrganizationGrant: the organization of a site the operation names', () => {
+  // Decides as the organization's own rule would (checkAccess on it), with the read attached whatever the caller,
+  // and its write made exactly where that rule lets them through.
+  const marked: AttachedRead = {
+    name: 'site_mark',
+    sql: (first) => `SELECT o.id AS echo_id, $${first}::text AS echo_param`,
+    params: ['asked'],
+    write: { name: 'site_mark', ctes: (_first, allowed) => `mark AS (SELECT 1 FROM g WHERE ${allowed})`, column: '(SELECT count(*) FROM mark)::int AS mark_written', params: [] },
+  };
+  const callers = [...o1Members.map(([id]) => id), 'outsider'];
+
+  it('for every caller, role and site: the same decision as the organization\'s, the write only where it grants', async () => {
+    let allowed = 0;
+    for (const userId of callers) {
+      for (const role of ['guest', 'read', 'edit', 'admin'] as (Role | 'guest')[]) {
+        for (const [siteId, organizationId] of [['site1', 'o1'], ['siteO2', 'o2']]) {
+          const expected = await decide(userId, { to: 'organization', role }, { organizationId });
+          const found = await siteOrganizationGrant(ctxOf(userId), siteId, role, marked);
+          expect(found.attached).toMatchObject({ echo_id: organizationId, echo_param: 'asked', mark_written: 'grant' in expected ? 1 : 0 });
+          let decided;
+          try {
+            const grant = found.grant!();
+            decided = { grant: { organization: grant.organization, role: grant.role } };
+          } catch (err) {
+            decided = { status: (err as ApiError).status, message: (err as ApiError).message };
+          }
+          const plain = 'grant' in expected ? { grant: { organization: (expected.grant as { organization: unknown }).organization, role: (expected.grant as { role: unknown }).role } } : expected;
+          expect({ userId, role, siteId, decided }).toEqual({ userId, role, siteId, decided: plain });
+          if ('grant' in expected) allowed++;
+        }
+      }
+    }
+    expect(allowed).toBeGreaterThan(10);
+    expect(allowed).toBeLessThan(callers.length * 4 * 2);
+  });
+
+  it('gives no grant for a site that does not exist, and its read all the same, writing nothing', async () => {
+    const found = await siteOrganizationGrant(ctxOf('admin'), 'site_none', 'guest', marked);
+    expect(found.grant).toBeUndefined();
+    expect(found.attached).toMatchObject({ echo_id: null, echo_param: 'asked', mark_written: 0 });
   });
 });
 
