@@ -140,6 +140,14 @@ describe('searches in the grant statement', () => {
     expect(revoke.statements).toBe(1);
     expect(JSON.parse(revoke.text).items.map((i: { id: string }) => i.id)).toEqual([tokens]);
 
+    // A space nobody wrote to (no content, no index): one statement too, answering nothing.
+    const empty = await admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Empty' });
+    expect(empty.status).toBe(201);
+    const nothing = await get(admin, `/spaces/${empty.body.id}/search`, { query: 'deploy' });
+    expect(nothing.status).toBe(200);
+    expect(nothing.statements).toBe(1);
+    expect(JSON.parse(nothing.text)).toEqual({ items: [], count: 0 });
+
     // Who may not read the space is answered 404 (and a bad cursor 400 only to who may).
     const outsider = await h.current.newAdmin();
     expect((await get(outsider, `/spaces/${s.spaceId}/search`, { query: 'deploy' })).status).toBe(404);
