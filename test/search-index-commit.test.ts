@@ -11,6 +11,7 @@ import { catchUpSpace } from '../server/search/search-index.js';
 import { send } from './support/api.js';
 import type { Account } from './support/harness.js';
 import { PUBLIC_URL, useHarness } from './support/harness.js';
+import { spaceWith } from './support/organization-search.js';
 
 const h = useHarness();
 
@@ -112,6 +113,20 @@ describe('search index at commit', () => {
     expect(await found(admin, spaceId, 'giraffe')).toEqual({ space: [], org: [] });
     expect(await found(admin, spaceId, 'handbook')).toEqual({ space: ['Handbook'], org: ['Handbook'] });
   });
+
+  it('a write of more than a thousand pages is indexed in batches, then a change of one of them alone', async () => {
+    const admin = await h.current.newAdmin();
+    const { spaceId, pages } = await spaceWith(admin, 'Large', Array.from({ length: 1001 }, (_, i): [string, string] => [`Page ${i}`, `Body of page ${i}, about walruses.`]));
+    const written = await indexOf(spaceId);
+    expect(written.pages).toHaveLength(1001);
+    expect(written.terms).toContainEqual({ lexeme: 'walrus', pages: 1001 });
+    expect(written).toEqual(await rebuilt(spaceId));
+    await merge(admin, spaceId, [{ operation: 'update_page', page: pages[500], document: { markdown: 'Now about narwhals.' } }]);
+    const changed = await indexOf(spaceId);
+    expect(changed.terms).toContainEqual({ lexeme: 'walrus', pages: 1000 });
+    expect(changed.terms).toContainEqual({ lexeme: 'narwhal', pages: 1 });
+    expect(changed).toEqual(await rebuilt(spaceId));
+  }, 120_000);
 
   it('a template and a duplicate are indexed as they commit', async () => {
     const admin = await h.current.newAdmin();

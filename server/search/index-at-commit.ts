@@ -10,6 +10,7 @@
 // space of 10,000 pages indexes one page, in one or two statements. The catch-up of search-index.ts (every
 // page digested and compared with what is stored) remains for what this cannot vouch for: a space whose
 // index is at no revision this process can read the difference from.
+import { sql } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import { hydrateIn } from '../content/content-documents.js';
 import { emptyContent, type RevisionContent, type StoredPage } from '../content/revision-content.js';
@@ -106,7 +107,8 @@ async function indexDifference(tx: Pick<Ctx, 'db'>, spaceId: string, from: strin
     return false;
   }
   // As after a large catch-up (search-index.ts): the planner needs the new statistics.
-  if (pages.length >= ANALYZE_AFTER_PAGES) await runSql(tx.db, sqlText`ANALYZE search_pages, search_sections`);
+  // Not through runSql: ANALYZE cannot be a prepared statement.
+  if (pages.length >= ANALYZE_AFTER_PAGES) await tx.db.execute(sql`ANALYZE search_pages, search_sections`);
   return true;
 }
 

@@ -114,11 +114,15 @@ export async function catchUpSpace(db: Db, spaceId: string): Promise<void> {
 
 /** Brings one space's index to its current revision, in the caller's transaction; the number of pages it indexed anew. */
 export async function catchUpIn(tx: Pick<Ctx, 'db'>, spaceId: string): Promise<number> {
+  // The space's row first, shared: a write of its content holds it (and indexes at commit, index-at-commit.ts),
+  // so a catch-up waits for a write in progress and a write for the catch-up, each then seeing the other's
+  // rows (a statement of either could otherwise miss the rows the other was committing); a write that
+  // catches up itself holds it already. Then the index's state row, in the same order as a write takes them.
+  const [space] = await tx.db.select({ revisionId: spaces.revisionId, createdAt: spaces.createdAt }).from(spaces).where(eq(spaces.id, spaceId)).for('share');
+  if (!space) return 0;
   await tx.db.insert(searchIndexState).values({ spaceId, revisionId: '' }).onConflictDoNothing();
   const [state] = await tx.db.select().from(searchIndexState).where(eq(searchIndexState.spaceId, spaceId)).for('update');
-  // The revision read under the lock: the space's latest, even if the request that got here saw an older one.
-  const [space] = await tx.db.select({ revisionId: spaces.revisionId, createdAt: spaces.createdAt }).from(spaces).where(eq(spaces.id, spaceId));
-  if (!space || state.revisionId === space.revisionId) return 0;
+  if (state.revisionId === space.revisionId) return 0;
 
   const { content } = await loadRevision(tx.db, space.revisionId, space.createdAt);
   const wanted = indexedPages(content);
