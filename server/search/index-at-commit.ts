@@ -12,11 +12,12 @@
 // index is at no revision this process can read the difference from.
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
-import { hydrateIn } from '../content/content-documents.js';
+import { hydratePages } from '../content/content-documents.js';
+import { pagesById } from '../content/page-index.js';
 import { emptyContent, type RevisionContent, type StoredPage } from '../content/revision-content.js';
 import { loadContents } from '../content/revisions.store.js';
 import { rawSql, runSql, sqlText, type SqlFragment } from '../db/sql-text.js';
-import { ANALYZE_AFTER_PAGES, BATCH_PAGES, catchUpIn, deletePagesSql, indexedPages, insertPagesSql, type IndexedPage } from './search-index.js';
+import { ANALYZE_AFTER_PAGES, BATCH_PAGES, catchUpIn, deletePagesSql, indexedPage, insertPagesSql, type IndexedPage } from './search-index.js';
 
 /** Whether two versions of a page have the same content: the same Document (by hash or object) or legacy Markdown. */
 const sameContent = (a: StoredPage, b: StoredPage) => a.documentHash === b.documentHash && a.document === b.document && a.markdown === b.markdown;
@@ -24,25 +25,28 @@ const sameContent = (a: StoredPage, b: StoredPage) => a.documentHash === b.docum
 /**
  * What the index of `before` needs to become that of `after`: the pages of `after` to index anew (new, or
  * whose title, description, content, path or parent titles differ) and the pages of `before` to remove
- * (gone, or indexed anew). A page whose title, slug or parent changed moves the path or the ancestors of
- * every page under it, which are indexed anew too.
+ * (gone, or indexed anew). A page at the same place in both lists as the very same object (the revision
+ * cache shares a page no write changed) is unchanged without a look. A page whose title, slug or parent
+ * changed moves the path or the ancestors of every page under it, which are indexed anew too (the pages under
+ * a new page, or one that went, were moved there or went too: they changed themselves).
  */
 export function indexDelta(before: RevisionContent, after: RevisionContent): { fresh: Set<string>; removed: string[] } {
-  const old = new Map(before.pages.map((p) => [p.id, p]));
-  const byId = new Map(after.pages.map((p) => [p.id, p]));
+  const old = pagesById(before.pages);
+  const byId = pagesById(after.pages);
   const fresh = new Set<string>();
-  // The pages whose place or title their descendants' path and ancestors are made of changed (or that went).
-  const moved = new Set(before.pages.filter((p) => !byId.has(p.id)).map((p) => p.id));
-  for (const page of after.pages) {
+  const moved = new Set<string>();
+  after.pages.forEach((page, i) => {
+    if (before.pages[i] === page) return;
     const was = old.get(page.id);
-    if (was === page) continue;
-    if (!was || was.title !== page.title || was.slug !== page.slug || was.parent !== page.parent) {
+    if (was === page) return;
+    if (!was) fresh.add(page.id);
+    else if (was.title !== page.title || was.slug !== page.slug || was.parent !== page.parent) {
       moved.add(page.id);
       fresh.add(page.id);
     } else if ((was.description ?? '') !== (page.description ?? '') || !sameContent(was, page)) {
       fresh.add(page.id);
     }
-  }
+  });
   if (moved.size > 0) {
     for (const page of after.pages) {
       if (fresh.has(page.id)) continue;
@@ -56,7 +60,7 @@ export function indexDelta(before: RevisionContent, after: RevisionContent): { f
       }
     }
   }
-  const removed = before.pages.filter((p) => !byId.has(p.id) || fresh.has(p.id)).map((p) => p.id);
+  const removed = before.pages.filter((was, i) => after.pages[i] !== was && (fresh.has(was.id) || !byId.get(was.id))).map((p) => p.id);
   return { fresh, removed };
 }
 
@@ -87,13 +91,11 @@ async function indexDifference(tx: Pick<Ctx, 'db'>, spaceId: string, from: strin
   const state = stateMoveSql(spaceId, from, to, after.pages.length, before.pages.length === 0);
   const moved = async (statement: SqlFragment) => Number((await runSql(tx.db, statement))[0]?.moved ?? 0) > 0;
   const insert = (pages: IndexedPage[], gate?: string) => sqlText`WITH ${gate ? sqlText`${state}, ` : sqlText``}${insertPagesSql(spaceId, pages, gate)} SELECT count(*) AS moved FROM ${rawSql(gate ?? 'inserted')}`;
-  let pages: IndexedPage[] = [];
-  if (fresh.size > 0) {
-    // The changed pages get their Documents (the cache's pages are shared: hydrateIn replaces them by copies).
-    const content = { ...after, pages: [...after.pages] };
-    await hydrateIn(tx.db, content, fresh);
-    pages = indexedPages(content, fresh);
-  }
+  // The changed pages with their Documents (copies: the cache's pages are shared), their paths read in `after`.
+  const byId = pagesById(after.pages);
+  const copies = [...fresh].map((id) => ({ ...byId.get(id)! }));
+  await hydratePages(tx.db, copies);
+  const pages = copies.map((page) => indexedPage(byId, page));
   if (removed.length > BATCH_PAGES || pages.length > BATCH_PAGES) {
     // A large change (an import, a first write of many pages): the state first, then batches of rows.
     if (!(await moved(sqlText`WITH ${state} SELECT count(*) AS moved FROM moved`))) return false;
