@@ -30,21 +30,24 @@ const sameContent = (a: StoredPage, b: StoredPage) => a.documentHash === b.docum
  * changed moves the path or the ancestors of every page under it, which are indexed anew too (the pages under
  * a new page, or one that went, were moved there or went too: they changed themselves).
  */
-export function indexDelta(before: RevisionContent, after: RevisionContent): { fresh: Set<string>; removed: string[] } {
+export function indexDelta(before: RevisionContent, after: RevisionContent): { fresh: Map<string, StoredPage>; removed: string[] } {
+  // Look-ups by id only where the two lists differ at a place and name different pages there (a look-up
+  // builds the list's map of positions, a few milliseconds for 10,000 pages).
   const old = pagesById(before.pages);
   const byId = pagesById(after.pages);
-  const fresh = new Set<string>();
+  const fresh = new Map<string, StoredPage>();
   const moved = new Set<string>();
   after.pages.forEach((page, i) => {
-    if (before.pages[i] === page) return;
-    const was = old.get(page.id);
+    const there = before.pages[i];
+    if (there === page) return;
+    const was = there?.id === page.id ? there : old.get(page.id);
     if (was === page) return;
-    if (!was) fresh.add(page.id);
+    if (!was) fresh.set(page.id, page);
     else if (was.title !== page.title || was.slug !== page.slug || was.parent !== page.parent) {
       moved.add(page.id);
-      fresh.add(page.id);
+      fresh.set(page.id, page);
     } else if ((was.description ?? '') !== (page.description ?? '') || !sameContent(was, page)) {
-      fresh.add(page.id);
+      fresh.set(page.id, page);
     }
   });
   if (moved.size > 0) {
@@ -54,13 +57,15 @@ export function indexDelta(before: RevisionContent, after: RevisionContent): { f
       for (let id = page.parent; id !== null && !seen.has(id); id = byId.get(id)?.parent ?? null) {
         seen.add(id);
         if (moved.has(id)) {
-          fresh.add(page.id);
+          fresh.set(page.id, page);
           break;
         }
       }
     }
   }
-  const removed = before.pages.filter((was, i) => after.pages[i] !== was && (fresh.has(was.id) || !byId.get(was.id))).map((p) => p.id);
+  const removed = before.pages
+    .filter((was, i) => after.pages[i] !== was && (fresh.has(was.id) || (after.pages[i]?.id !== was.id && !byId.get(was.id))))
+    .map((p) => p.id);
   return { fresh, removed };
 }
 
@@ -92,9 +97,9 @@ async function indexDifference(tx: Pick<Ctx, 'db'>, spaceId: string, from: strin
   const moved = async (statement: SqlFragment) => Number((await runSql(tx.db, statement))[0]?.moved ?? 0) > 0;
   const insert = (pages: IndexedPage[], gate?: string) => sqlText`WITH ${gate ? sqlText`${state}, ` : sqlText``}${insertPagesSql(spaceId, pages, gate)} SELECT count(*) AS moved FROM ${rawSql(gate ?? 'inserted')}`;
   // The changed pages with their Documents (copies: the cache's pages are shared), their paths read in `after`.
-  const byId = pagesById(after.pages);
-  const copies = [...fresh].map((id) => ({ ...byId.get(id)! }));
+  const copies = [...fresh.values()].map((page) => ({ ...page }));
   await hydratePages(tx.db, copies);
+  const byId = pagesById(after.pages);
   const pages = copies.map((page) => indexedPage(byId, page));
   if (removed.length > BATCH_PAGES || pages.length > BATCH_PAGES) {
     // A large change (an import, a first write of many pages): the state first, then batches of rows.
