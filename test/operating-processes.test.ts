@@ -9,6 +9,8 @@ import { issueToken } from '../server/auth/bootstrap.js';
 import { hashToken } from '../server/auth/tokens.js';
 import { queryRows } from '../server/db/client.js';
 import { createScratchDatabase, type ScratchDatabase } from '../server/db/scratch-database.js';
+import { enqueueJob } from '../server/jobs/queue.js';
+import { INDEX_SPACE } from '../server/search/index.job.js';
 import { expectDocumentedAnswer } from './support/api.js';
 import { call, CHILD_TOKEN, killChild, startChildServer, type ChildServer } from './support/child-server.js';
 import { recordToken } from './support/suite-log.js';
@@ -46,8 +48,9 @@ describe.skipIf(!adminUrl)('three processes on one PostgreSQL', () => {
     expect(created.map((r) => r.status)).toEqual(Array(24).fill(201));
     expect(created.map((r) => r.body.number as number).sort((x, y) => x - y)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
 
-    // Jobs: nine merges, each in a space of its own and spread over the processes, queue nine search-index
-    // jobs that all three processes' runners compete for. Each runs once: a run starts with a claim, which
+    // Jobs: nine merges, each in a space of its own and spread over the processes, then nine search-index
+    // jobs for those spaces (as a release before this one queued for each write: writes now index at
+    // commit) that all three processes' runners compete for. Each runs once: a run starts with a claim, which
     // counts an attempt in the same statement that takes the job (server/jobs/claims.ts), so a job run
     // twice, at once or one after the other, would show 2.
     const merged = await Promise.all(
@@ -65,6 +68,8 @@ describe.skipIf(!adminUrl)('three processes on one PostgreSQL', () => {
         return own.body.id as string;
       }),
     );
+    const now = new Date();
+    for (const spaceId of merged) await enqueueJob(scratch!.database.db, { kind: INDEX_SPACE, payload: { spaceId }, uniqueKey: `${INDEX_SPACE}:${spaceId}`, runAt: now, maxAttempts: 10 }, now);
     const indexJobs = async () =>
       queryRows<{ id: string; status: string; attempts: number; space: string }>(
         scratch!.database.db,

@@ -1,19 +1,10 @@
 // Who may see what, walked as an admin and members would (issue "Who may see what"): a private space, a
 // team given edit, a guest given read on one space, a member of neither who sees nothing of it (404 on
 // read, absent from lists, search and counts), then the grants taken away.
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createJobRunner } from '../server/jobs/runner.js';
-import { INDEX_DELAY_MS, INDEX_SPACE, indexSpaceSearch } from '../server/search/index.job.js';
 import { useHarness, type Account } from './support/harness.js';
 
 const h = useHarness();
-
-async function runIndexJobs(userId: string): Promise<void> {
-  h.current.advanceClock(INDEX_DELAY_MS);
-  const runner = createJobRunner({ db: h.current.db, logger: pino({ level: 'silent' }), now: () => h.current.ctx(userId).now(), handlers: { [INDEX_SPACE]: indexSpaceSearch } });
-  await runner.drain();
-}
 
 /** A space with one merged page holding `markdown`. */
 async function spaceWithPage(admin: Account, title: string, markdown: string): Promise<string> {
@@ -46,7 +37,6 @@ describe('permissions: a private space, a team, a guest and a member of neither'
     expect(made.status).toBe(200);
     expect(made.body.defaultLevel).toBeNull();
     expect(made.body.permissions.admin).toBe(true);
-    await runIndexJobs(admin.userId);
 
     // Nobody but the admin reaches it yet.
     for (const member of [writer, bystander, guest]) expect((await member.api.get(`/spaces/${salaries}`)).status).toBe(404);

@@ -1,10 +1,7 @@
 // The organization search answers a bounded page (docs/decisions.md, "The organization search answers a
 // bounded page"): at most `limit` spaces and ORGANIZATION_SEARCH_PAGES pages, and its `next` cursor reaches
 // every matching page once, a space with more matches than the bound included.
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createJobRunner } from '../server/jobs/runner.js';
-import { INDEX_DELAY_MS, INDEX_SPACE, indexSpaceSearch } from '../server/search/index.job.js';
 import { ORGANIZATION_SEARCH_PAGES } from '../server/search/search.js';
 import { useHarness } from './support/harness.js';
 import { allAnswers, spaceWith, type SearchAnswer } from './support/organization-search.js';
@@ -25,9 +22,6 @@ describe('organization search paging', () => {
     );
     const small = await spaceWith(admin, 'Small', [['Deploy', 'How to deploy the service.'], ['Release', 'Deploy every week.'], ['Misc', 'nothing']]);
     const other = await spaceWith(admin, 'Other', [['Rollout', 'We deploy on Tuesdays.']]);
-    h.current.advanceClock(INDEX_DELAY_MS);
-    const runner = createJobRunner({ db: h.current.db, logger: pino({ level: 'silent' }), now: () => h.current.ctx(admin.userId).now(), handlers: { [INDEX_SPACE]: indexSpaceSearch } });
-    expect(await runner.drain()).toBeGreaterThan(0);
     const matches = new Set([...big.pages, small.pages[0], small.pages[1], other.pages[0]]);
 
     for (const limit of [undefined, 1]) {

@@ -3,11 +3,8 @@
 // order is the one the ranking of every match gives above that bound (search_organization_ranked: titles
 // first, then ids), so the walk's answers, followed to the end, are checked against that function's whole
 // order, for queries of one, two and three words, with `limit` of 1, 2 and the default.
-import pino from 'pino';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createJobRunner } from '../server/jobs/runner.js';
-import { INDEX_DELAY_MS, INDEX_SPACE, indexSpaceSearch } from '../server/search/index.job.js';
 import { ORGANIZATION_SEARCH_PAGES, RANK_FULL_TEXT_UP_TO } from '../server/search/search.js';
 import { useHarness } from './support/harness.js';
 import { allAnswers, spaceWith } from './support/organization-search.js';
@@ -34,9 +31,6 @@ describe('organization search, a common query', () => {
     // Both words of "deploy token", on different pages only: counted, never matched.
     await spaceWith(admin, 'Apart', [['One', 'Deploy here.'], ['Two', 'A token there.']]);
     const titled = (await spaceWith(admin, 'Titled', [['How to deploy a token service', 'Deploy the token service.'], ['Other', 'Nothing.']])).spaceId;
-    h.current.advanceClock(INDEX_DELAY_MS);
-    const runner = createJobRunner({ db: h.current.db, logger: pino({ level: 'silent' }), now: () => h.current.ctx(admin.userId).now(), handlers: { [INDEX_SPACE]: indexSpaceSearch } });
-    expect(await runner.drain()).toBeGreaterThan(0);
 
     for (const [query, count] of [
       ['deploy', 4],

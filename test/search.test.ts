@@ -1,18 +1,8 @@
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createJobRunner } from '../server/jobs/runner.js';
-import { INDEX_DELAY_MS, INDEX_SPACE, indexSpaceSearch } from '../server/search/index.job.js';
 import type { Account } from './support/harness.js';
 import { useHarness } from './support/harness.js';
 
 const h = useHarness();
-
-/** Runs the index jobs the writes queued (the organization search reads the index as they left it). */
-async function runIndexJobs(userId: string): Promise<void> {
-  h.current.advanceClock(INDEX_DELAY_MS);
-  const runner = createJobRunner({ db: h.current.db, logger: pino({ level: 'silent' }), now: () => h.current.ctx(userId).now(), handlers: { [INDEX_SPACE]: indexSpaceSearch } });
-  expect(await runner.drain()).toBeGreaterThan(0);
-}
 
 /** Merges pages into a new space: `[title, markdown, parentIndex?]`. Returns the space and page ids. */
 async function spaceWith(admin: Account, title: string, pages: [string, string, number?][]) {
@@ -88,7 +78,6 @@ describe('search', () => {
     const a = await spaceWith(admin, 'Alpha', [['Deploy', 'How to deploy the service.']]);
     const b = await spaceWith(admin, 'Beta', [['Release', 'Deploy every week.'], ['Misc', 'nothing']]);
     await spaceWith(admin, 'Gamma', [['Other', 'unrelated']]);
-    await runIndexJobs(admin.userId);
     const res = await admin.api.get(`/orgs/${admin.organizationId}/search`, { query: 'deploy' });
     expect(res.status).toBe(200);
     expect(res.body.count).toBe(2);
@@ -102,7 +91,7 @@ describe('search', () => {
     expect(other.body).toEqual({ items: [], count: 0 });
   });
 
-  it('get /orgs/{organizationId}/search follows the organization: spaces written since the last search once indexed, not deleted ones', async () => {
+  it('get /orgs/{organizationId}/search follows the organization: spaces as soon as they are written, not deleted ones', async () => {
     const admin = await h.current.newAdmin();
     const alpha = await spaceWith(admin, 'Alpha', [['Deploy', 'How to deploy the service.']]);
     const titles = async () => {
@@ -110,12 +99,9 @@ describe('search', () => {
       expect(res.status).toBe(200);
       return { count: res.body.count, titles: res.body.items.map((i: { title: string }) => i.title).sort() };
     };
-    await runIndexJobs(admin.userId);
     expect(await titles()).toEqual({ count: 1, titles: ['Alpha'] });
-    // Written after the first search: found once the index job the write queued has run.
+    // Written after the first search: found at once (the merge indexed it as it committed).
     await spaceWith(admin, 'Delta', [['Rollout', 'We deploy on Tuesdays.']]);
-    expect(await titles()).toEqual({ count: 1, titles: ['Alpha'] });
-    await runIndexJobs(admin.userId);
     expect(await titles()).toEqual({ count: 2, titles: ['Alpha', 'Delta'] });
     expect((await admin.api.delete(`/spaces/${alpha.spaceId}`)).status).toBe(204);
     expect(await titles()).toEqual({ count: 1, titles: ['Delta'] });

@@ -246,7 +246,7 @@ export async function mergeChangeRequest(ctx: Ctx, grant: SpaceGrant, ref: strin
     const content = sides ? await mergeStoredContents(tx.db, sides.base, sides.space, ours) : ours;
     const now = tx.now();
     const revision = insertRevisionSql(space.id, { parents: [space.revisionId, cr.revisionId], type: 'merge', content }, now);
-    const updated = inWriterStatement('space content updated', { spaceId: space.id, revisionId: revision.id }, now);
+    const updated = inWriterStatement('space content updated', { spaceId: space.id, revisionId: revision.id, previousRevisionId: space.revisionId }, now);
     const result = await writeMerge(tx.db, { spaceId: space.id, crId: cr.id }, revision, now, updated);
     await updated.publish(tx, result);
     return { revision: revision.id, result: 'merge' as const };

@@ -173,7 +173,7 @@ export async function applyTemplate(ctx: Ctx, grant: SpaceGrant, body: Body): Pr
       const revision = await insertRevision(tx, space.id, { parents: [space.revisionId], type: 'edits', content: withTemplate(tx, space, current.content, template, refs) });
       // One statement moves the space and does what its event's subscribers do (search queues its catch-up,
       // integrations read who hears of it), as a merge does.
-      const updated = inWriterStatement('space content updated', { spaceId: space.id, revisionId: revision.id }, now);
+      const updated = inWriterStatement('space content updated', { spaceId: space.id, revisionId: revision.id, previousRevisionId: space.revisionId }, now);
       const result = await runSql(
         tx.db,
         sqlText`WITH moved AS (UPDATE spaces SET revision_id = ${revision.id}::text, updated_at = ${now}::timestamptz WHERE id = ${space.id}::text)${updated.ctes}

@@ -17,10 +17,16 @@ export interface Clocked {
 
 /** Each event by name: the scope its writer publishes it in, and what it carries. */
 export interface DomainEvents {
-  /** A space's primary content points at a new revision (a merge, a template, an import, a translation). */
-  'space content updated': { scope: Ctx; data: { spaceId: string; revisionId: string } };
-  /** A space was made with content already in it (a duplicate), in the transaction that made it. */
-  'space created with content': { scope: Ctx; data: { spaceId: string } };
+  /**
+   * A space's primary content points at a new revision (a merge, a template, an import, a translation),
+   * from `previousRevisionId` when the writer knows it (search indexes the difference: server/search/index-at-commit.ts).
+   */
+  'space content updated': { scope: Ctx; data: { spaceId: string; revisionId: string; previousRevisionId?: string } };
+  /**
+   * A space was made with content already in it, at `revisionId`, in the transaction that made it: a
+   * duplicate of `copiedFrom` (the space and the revision whose pages it holds, the same ids at the same paths).
+   */
+  'space created with content': { scope: Ctx; data: { spaceId: string; revisionId: string; copiedFrom: { spaceId: string; revisionId: string } } };
   /** A move or a restore changed who may see the space. */
   'space visibility updated': { scope: Clocked; data: { spaceId: string; previousVisibility: string; visibility: string } };
   /** A Git Sync operation on the space starts, from its revision and the sync's last commit. */

@@ -243,7 +243,7 @@ export async function exportSpace(op: OperationContext): Promise<Outcome> {
       revision = mergedRevision.id;
       if (latest && content) revision = (await insertRevision(tx, payload.spaceId, { parents: [latest.id, mergedRevision.id], type: 'merge', content })).id;
       await tx.db.update(spaces).set({ revisionId: revision, updatedAt: tx.now() }).where(eq(spaces.id, payload.spaceId));
-      await publish(tx, 'space content updated', { spaceId: payload.spaceId, revisionId: revision });
+      await publish(tx, 'space content updated', { spaceId: payload.spaceId, revisionId: revision, previousRevisionId: locked.revisionId });
     } else if (!payload.standalone) {
       // The revision exported may be the space's first, which has no row until something is written.
       const [row] = await tx.db.select({ id: contentRevisions.id }).from(contentRevisions).where(eq(contentRevisions.id, current.id));

@@ -178,7 +178,7 @@ async function write(tx: Ctx, op: OperationContext, fetched: Fetched, planned: P
   await saveImportedFiles(tx, payload.spaceId, planned, op.limits.maxAssetBytes);
   if (!payload.standalone) {
     await tx.db.update(spaces).set({ revisionId: revision.id, updatedAt: tx.now() }).where(eq(spaces.id, payload.spaceId));
-    await publish(tx, 'space content updated', { spaceId: payload.spaceId, revisionId: revision.id });
+    await publish(tx, 'space content updated', { spaceId: payload.spaceId, revisionId: revision.id, previousRevisionId: current.id });
   }
   const outcome: Outcome = {
     state: 'success',

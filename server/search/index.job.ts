@@ -1,43 +1,25 @@
-// Keeps a space's search index current after its content moves (a merge, a live edit, a translation run,
-// a duplicate): each such write enqueues this job in its own transaction, and the job runs the catch-up of
-// search-index.ts. One job per space (its uniqueKey) a moment after the write, so a burst of writes makes
-// one catch-up; the organization search then finds the new text without catching up inside the request.
+// Catches up a space's search index that is behind its content. Writes index what they change at commit
+// (index-at-commit.ts), so a space is behind only when a release before this one wrote it: its index job,
+// queued by that write, runs here, and the sweep queues one for any other space found behind (e.g. one
+// written before index jobs existed). One job per space (its uniqueKey).
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Ctx } from '../context.js';
 import { searchIndexState, spaces } from '../db/schema/index.js';
-import type { SqlFragment } from '../db/sql-text.js';
-import { enqueueJob, insertJobSql, type EnqueueInput } from '../jobs/queue.js';
+import { enqueueJob, type EnqueueInput } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/runner.js';
 import { catchUpSpace } from './search-index.js';
 
 export const INDEX_SPACE = 'index-space-search';
 export const SWEEP_SEARCH_INDEXES = 'sweep-search-indexes';
 
-/** How long after a write the catch-up runs: writes in between join the same job. */
-export const INDEX_DELAY_MS = 2000;
-
 function indexSpaceJob(spaceId: string, runAt: Date): EnqueueInput {
   return { kind: INDEX_SPACE, payload: { spaceId }, uniqueKey: `${INDEX_SPACE}:${spaceId}`, runAt, maxAttempts: 10 };
 }
 
 /**
- * Enqueues the catch-up of the space's index, in the caller's transaction (the one that moves
- * space.revisionId): a write that commits has its indexing queued. A no-op when one is queued already.
- */
-export async function enqueueSpaceIndexing(tx: Ctx, spaceId: string): Promise<void> {
-  const now = tx.now();
-  await enqueueJob(tx.db, indexSpaceJob(spaceId, new Date(now.getTime() + INDEX_DELAY_MS)), now);
-}
-
-/** The same enqueueing as an INSERT, for a writer that moves the space in one statement (the merge). */
-export function enqueueSpaceIndexingSql(spaceId: string, now: Date): SqlFragment {
-  return insertJobSql(indexSpaceJob(spaceId, new Date(now.getTime() + INDEX_DELAY_MS)), now);
-}
-
-/**
  * Brings the space's index to its current revision; safe to repeat (a space already indexed costs one
- * read, a space gone costs nothing). A write that commits while this job runs finds the job's key taken
- * and enqueues nothing, so the job looks again once done and queues itself anew when the space moved on.
+ * read, a space gone costs nothing). A write that commits while this job runs indexes its own change from
+ * the revision this job leaves the index at (both lock the index's state row); the job looks again once
+ * done, and queues itself anew should the space still be behind.
  */
 export const indexSpaceSearch: JobHandler = async (payload, ctx) => {
   const { spaceId } = payload as { spaceId: string };
@@ -50,14 +32,14 @@ export const indexSpaceSearch: JobHandler = async (payload, ctx) => {
   if (row && row.indexed !== row.revisionId) ctx.enqueueOnSuccess(indexSpaceJob(spaceId, ctx.now()));
 };
 
-
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 const SWEEP_BATCH = 500;
 
 /**
  * The sweep, a minute after a server start and then every 10 minutes: it queues the catch-up of every live
- * space whose index is behind its content. That covers the spaces indexed only by searches before these
- * jobs existed, and a write that committed in the instant between a job's last look and its end.
+ * space whose index is behind its content. That covers the spaces a release before this one wrote (indexed
+ * only by searches, or by jobs that had not run yet), also those an older process still writes while a
+ * new one starts beside it.
  */
 export function sweepSearchIndexesJob(runAt: Date): EnqueueInput {
   return { kind: SWEEP_SEARCH_INDEXES, uniqueKey: SWEEP_SEARCH_INDEXES, runAt, maxAttempts: 20 };

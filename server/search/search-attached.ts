@@ -2,7 +2,10 @@
 // one round trip: the search functions (search_content, search_organization_content) run in a LATERAL
 // subquery of the grant query, their rows coming back as one JSON column in their order. search.ts reads
 // them from there, or runs the function itself when they did not come (a caller whose access path attached
-// nothing, a space whose index is behind).
+// nothing). A space's index is current whenever its content is committed (writers index at commit:
+// index-at-commit.ts), so the space search is one statement; the statement still checks it, and a space
+// whose index is behind (only one written by a release before, until the sweep of index.job.ts reaches it)
+// is caught up first rather than answered stale.
 import type { Ctx } from '../context.js';
 import type { AttachedRead } from '../db/attached-select.js';
 
@@ -62,8 +65,8 @@ export function attachedOrganizationRows(attached: Record<string, unknown> | und
 
 /**
  * The space search of `request` attached to the space's grant (`s`): whether the space's index is at its
- * current revision (the one the grant reads), and, only when it is, the search's rows. A search of a space
- * whose index is behind brings it up to date first (search.ts), outside this statement.
+ * current revision (the one the grant reads: always, for content this release wrote), and, when it is, the
+ * search's rows. A search of a space whose index is behind brings it up to date first (search.ts).
  */
 export function spaceSearchAttached(window: SearchWindow | undefined, request: SearchRequest, rankFullTextUpTo: number): AttachedRead | undefined {
   if (!window) return undefined;
@@ -77,7 +80,10 @@ export function spaceSearchAttached(window: SearchWindow | undefined, request: S
           (SELECT json_agg(to_json(r) ORDER BY r.ordinality)
            FROM search_content(${query}, s.id, NULL, ${offset}::integer, ${limit}::integer, ${upTo}::integer, NULL) WITH ORDINALITY r)
         END AS ${SPACE_ROWS}
-      FROM (SELECT EXISTS (SELECT 1 FROM search_index_state i WHERE i.space_id = s.id AND i.revision_id = s.revision_id) AS current) x`;
+      FROM (SELECT EXISTS (SELECT 1 FROM search_index_state i WHERE i.space_id = s.id AND i.revision_id = s.revision_id)
+        -- A space nobody wrote to (its revision has no row: no content) has an index of nothing, which is current.
+        OR NOT EXISTS (SELECT 1 FROM search_index_state i WHERE i.space_id = s.id) AND NOT EXISTS (SELECT 1 FROM content_revisions r WHERE r.id = s.revision_id)
+        AS current) x`;
     },
     params: [request.query, String(window.offset), String(window.limit), String(rankFullTextUpTo)],
   };

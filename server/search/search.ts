@@ -80,12 +80,11 @@ async function spaceRows(
   limit: number,
   attached?: Record<string, unknown>,
 ): Promise<{ rows: Row[]; total: number }> {
-  // A space searched directly is brought up to date here, so its reader never sees a page of results older
-  // than the content they just read. The organization search catches up nothing: it searches what is
-  // indexed, and each write of content queues the catch-up of its space (index.job.ts), so a space's latest
-  // change is found there once that job has run, a few seconds after the write; until then the space is
-  // searched at the revision last indexed. A sweep (index.job.ts) queues the catch-up of any space still
-  // behind, e.g. indexed only by searches before these jobs existed.
+  // Each write of content indexes what it changed in its own transaction (index-at-commit.ts), so the index
+  // is at the space's committed revision and the grant's statement carries the search. A space whose index
+  // is behind all the same (written by a release before this one, until the sweep of index.job.ts catches it
+  // up) is brought up to date here, so its reader never sees results older than the content they just read.
+  // The organization search catches up nothing: it searches what is indexed, which is every committed write.
   const searched = attachedSpaceSearch(attached);
   if (searched === 'behind') await catchUpBehind(ctx, space.id, space.revisionId);
   else if (searched === undefined) await ensureSpaceIndexed(ctx, space.id, space.revisionId);

@@ -72,7 +72,8 @@ export async function duplicateSpace(ctx: Ctx, grant: SpaceGrant): Promise<Space
     // meanwhile is in the copy.
     const [fresh] = await tx.db.select({ revisionId: spaces.revisionId }).from(spaces).where(eq(spaces.id, source.id)).for('share');
     // Without Documents: the copy names the same Documents by hash (content_documents), so none is copied.
-    const { content } = await loadRevision(tx.db, fresh?.revisionId ?? source.revisionId, source.createdAt, { documents: false, git: false });
+    const copied = fresh?.revisionId ?? source.revisionId;
+    const { content } = await loadRevision(tx.db, copied, source.createdAt, { documents: false, git: false });
     const [inserted] = await tx.db
       .insert(spaces)
       .values({
@@ -95,7 +96,7 @@ export async function duplicateSpace(ctx: Ctx, grant: SpaceGrant): Promise<Space
     const revision = await insertRevision(tx, inserted.id, { parents: [], type: 'edits', content });
     await copyFiles(tx, source.id, inserted.id);
     const [withContent] = await tx.db.update(spaces).set({ revisionId: revision.id }).where(eq(spaces.id, inserted.id)).returning();
-    await publish(tx, 'space created with content', { spaceId: inserted.id });
+    await publish(tx, 'space created with content', { spaceId: inserted.id, revisionId: revision.id, copiedFrom: { spaceId: source.id, revisionId: copied } });
     return withContent;
   });
   // The duplicate's change requests and comments are not copied.

@@ -291,7 +291,7 @@ function run(current: () => Translator): JobHandler {
         const written = await insertRevision(tx, target.id, { parents: [target.revisionId], type: 'update', content });
         revisionId = written.id;
         await tx.db.update(spaces).set({ revisionId, title: planned.title || target.title, updatedAt: now }).where(eq(spaces.id, target.id));
-        await publish(tx, 'space content updated', { spaceId: target.id, revisionId });
+        await publish(tx, 'space content updated', { spaceId: target.id, revisionId, previousRevisionId: target.revisionId });
       }
       const report: TranslationRunRecord = {
         status: 'completed',

@@ -47,10 +47,13 @@ export const searchPages = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.spaceId, t.pageId] }),
-    index('search_pages_tsv_idx').using('gin', t.tsv),
+    // Without GIN's pending list (fastupdate off, migration 0060): each write indexes the few pages it changed
+    // at commit (server/search/index-at-commit.ts), and entries left pending would be read by every search
+    // until a vacuum merged them; so they go straight into the index.
+    index('search_pages_tsv_idx').using('gin', t.tsv).with({ fastupdate: false }),
     // The pages whose title holds a word: few, even for a word on every page, so the ranking of a common
     // word reads them alone and takes the rest in id order (the search function, migration 0022).
-    index('search_pages_title_tsv_idx').using('gin', t.titleTsv),
+    index('search_pages_title_tsv_idx').using('gin', t.titleTsv).with({ fastupdate: false }),
   ],
 );
 
@@ -70,7 +73,7 @@ export const searchPagePairs = pgTable(
   (t) => [
     primaryKey({ columns: [t.spaceId, t.pageId] }),
     foreignKey({ columns: [t.spaceId, t.pageId], foreignColumns: [searchPages.spaceId, searchPages.pageId], name: 'search_page_pairs_page_fk' }).onDelete('cascade'),
-    index('search_page_pairs_idx').using('gin', t.pairs),
+    index('search_page_pairs_idx').using('gin', t.pairs).with({ fastupdate: false }),
   ],
 );
 
