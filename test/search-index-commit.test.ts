@@ -11,19 +11,9 @@ import { catchUpSpace } from '../server/search/search-index.js';
 import { send } from './support/api.js';
 import type { Account } from './support/harness.js';
 import { PUBLIC_URL, useHarness } from './support/harness.js';
-import { spaceWith } from './support/organization-search.js';
+import { mergeChanges as merge, spaceWith } from './support/organization-search.js';
 
 const h = useHarness();
-
-/** Applies `changes` through a merged change request; the ids of the pages they name. */
-async function merge(admin: Account, spaceId: string, changes: unknown[]): Promise<string[]> {
-  const cr = await admin.api.post(`/spaces/${spaceId}/change-requests`);
-  expect(cr.status).toBe(201);
-  const res = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/content?compat=false`, { changes });
-  expect(res.status).toBe(200);
-  expect((await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/merge`)).status).toBe(200);
-  return res.body.changes.map((c: { page?: { id: string } }) => c.page?.id);
-}
 
 /**
  * A merge of one page, through an app of its own, and the statements it sent: a merge into a space marked

@@ -1,7 +1,17 @@
-// What the organization search's tests share: a space made of many pages in one change request, and every
-// answer of a search followed through its `next` cursors.
+// What the search tests share: changes merged through a change request, a space made of many pages in one
+// change request, and every answer of a search followed through its `next` cursors.
 import { expect } from 'vitest';
 import type { Account } from './harness.js';
+
+/** Applies `changes` to the space through a merged change request; the ids of the pages they name. */
+export async function mergeChanges(admin: Account, spaceId: string, changes: unknown[]): Promise<string[]> {
+  const cr = await admin.api.post(`/spaces/${spaceId}/change-requests`);
+  expect(cr.status).toBe(201);
+  const res = await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/content?compat=false`, { changes });
+  expect(res.status).toBe(200);
+  expect((await admin.api.post(`/spaces/${spaceId}/change-requests/${cr.body.id}/merge`)).status).toBe(200);
+  return res.body.changes.map((c: { page?: { id: string } }) => c.page?.id);
+}
 
 /** Merges pages `[title, markdown]` into a new space (in batches of 50); returns its id and its pages' ids. */
 export async function spaceWith(admin: Account, title: string, pages: [string, string][]) {
