@@ -147,7 +147,7 @@ export const tags = [
 
 export const apiInfo = {
   title: 'Documentation Workspace Management API',
-  version: '9.6.0',
+  version: '9.6.1',
   description:
     'Manage a hosted documentation workspace: organizations, members, teams, collections, spaces and their content, ' +
     'change requests, comments, published docs sites, integrations, OpenAPI specifications, translations, SAML SSO, ' +
