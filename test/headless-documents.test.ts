@@ -188,14 +188,20 @@ describe('document reads for their reader', () => {
     expect(await expanded(outsider, nestedPage)).toEqual([]);
   });
 
+  /** A space closed to members (defaultLevel none) holding the reusable content `Secret`, and `Legal` of the shared space. */
+  async function closedBeside(admin: Account, shared: string, title: string) {
+    const closed = await ok(admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title }), 201);
+    const { reusableContents: [secret] } = await merge(admin, closed.id, [{ operation: 'insert_reusable_content', title: 'Secret', document: { markdown: 'Secret words.' } }]);
+    expect((await admin.api.patch(`/spaces/${closed.id}`, { defaultLevel: null })).status).toBe(200);
+    const legal = (await ok(admin.api.get(`/spaces/${shared}/content`))).reusableContents.find((r: { title: string }) => r.title === 'Legal');
+    return { closed, secret, legal };
+  }
+
   // The other spaces are checked and read in the read's own statement (server/revisions/other-spaces-attached.ts):
   // one statement whatever the page includes, whether this process holds the revision read or not.
   it('dereferenced=true reads the other spaces in the read\'s one statement, each checked for the caller', async () => {
     const { admin, shared, space } = await world();
-    const closed = await ok(admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Closed' }), 201);
-    const { reusableContents: [secret] } = await merge(admin, closed.id, [{ operation: 'insert_reusable_content', title: 'Secret', document: { markdown: 'Secret words.' } }]);
-    expect((await admin.api.patch(`/spaces/${closed.id}`, { defaultLevel: null })).status).toBe(200);
-    const legal = (await ok(admin.api.get(`/spaces/${shared}/content`))).reusableContents.find((r: { title: string }) => r.title === 'Legal');
+    const { closed, secret, legal } = await closedBeside(admin, shared, 'Closed');
     const both = [include(legal.id, shared), include(secret.reusableContent, closed.id)];
     const { changes } = await merge(admin, space, [{ operation: 'insert_page', title: 'Folder', slug: 'folder', document: { markdown: 'Folder.' } }]);
     const folder = changes[0].page.id as string;
@@ -250,14 +256,11 @@ describe('document reads for their reader', () => {
     expect(await expanded(reader, true)).toEqual(each(['Legal words.', 'Secret words.']));
   });
 
-  // No scope lets an installation make these reads today; the rule it would read other spaces by is the one a
-  // request to each applies (installation-caller.ts), pinned here on the statement run alone (no grant's to join).
+  // No installation scope allows these reads (installation-scopes.ts); the rule an installation reads other spaces
+  // by is still the one a request to each applies (installation-caller.ts), pinned here on the statement run alone (no grant's to join).
   it('reads the other spaces alone when the grant did not bring them, by the caller\'s rule: a user, an installation, a site token', async () => {
     const { admin, shared, space } = await world();
-    const closed = await ok(admin.api.post(`/orgs/${admin.organizationId}/spaces`, { title: 'Not covered' }), 201);
-    const { reusableContents: [secret] } = await merge(admin, closed.id, [{ operation: 'insert_reusable_content', title: 'Secret', document: { markdown: 'Secret words.' } }]);
-    expect((await admin.api.patch(`/spaces/${closed.id}`, { defaultLevel: null })).status).toBe(200);
-    const legal = (await ok(admin.api.get(`/spaces/${shared}/content`))).reusableContents.find((r: { title: string }) => r.title === 'Legal');
+    const { closed, secret, legal } = await closedBeside(admin, shared, 'Not covered');
     const { changes } = await merge(admin, space, [
       { operation: 'insert_page', title: 'Both', document: { document: { object: 'document', data: {}, nodes: [include(legal.id, shared), include(secret.reusableContent, closed.id)] } } },
     ]);

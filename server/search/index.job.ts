@@ -37,9 +37,9 @@ const SWEEP_BATCH = 500;
 
 /**
  * The sweep, a minute after a server start and then every 10 minutes: it queues the catch-up of every live
- * space whose index is behind its content. That covers the spaces a release before this one wrote (indexed
- * only by searches, or by jobs that had not run yet), also those an older process still writes while a
- * new one starts beside it.
+ * space whose index is behind its content: the spaces a release before this one wrote (whose index was
+ * brought up to date by a search or a queued job, which this release's writes no longer rely on), and those
+ * an older process writes while a new one starts beside it on the same database.
  */
 export function sweepSearchIndexesJob(runAt: Date): EnqueueInput {
   return { kind: SWEEP_SEARCH_INDEXES, uniqueKey: SWEEP_SEARCH_INDEXES, runAt, maxAttempts: 20 };
